@@ -1,0 +1,91 @@
+import { parseArgs } from "node:util";
+import { z } from "zod";
+
+const USAGE = `Usage: mcp-fs-server --root DIR --assets DIR [--http] [--port N] [--host H] [--token T]
+
+  --root DIR        project_root (read/write)            env PROJECT_ROOT
+  --assets DIR      generated_assets (read/write)        env GENERATED_ASSETS
+  --http            serve Streamable HTTP instead of stdio
+  --port N          HTTP port (default 3001, 0 = any)    env MCP_HTTP_PORT
+  --host H          HTTP bind address (default 127.0.0.1) env MCP_HTTP_HOST
+  --token T         bearer token (default: generated)    env MCP_HTTP_TOKEN
+  --no-auth         no bearer token (loopback only; for local test tools)
+  --allowed-host H  extra accepted Host/Origin name (repeatable)
+  --ide-url URL     textide web server, for system_open_file  env TEXTIDE_IDE_URL
+  --log-level L     pino level (default info)            env LOG_LEVEL`;
+
+const schema = z.object({
+  projectRoot: z.string().min(1, "--root (or PROJECT_ROOT) is required"),
+  assetsRoot: z.string().min(1, "--assets (or GENERATED_ASSETS) is required"),
+  transport: z.enum(["stdio", "http"]),
+  host: z.string().min(1),
+  port: z.coerce.number().int().min(0).max(65535),
+  token: z.string().min(16, "--token must be at least 16 characters").optional(),
+  noAuth: z.boolean(),
+  allowedHosts: z.array(z.string()),
+  sessionIdleMs: z.coerce.number().int().positive(),
+  ideUrl: z.url().optional(),
+  ideToken: z.string().optional(),
+  logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
+});
+
+/** Everything the server needs, parsed once from flags and env at start. */
+export type ServerConfig = Readonly<z.infer<typeof schema>>;
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+/** Parses argv and env; throws ConfigError with the usage text on bad input. */
+export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        root: { type: "string" },
+        assets: { type: "string" },
+        http: { type: "boolean", default: false },
+        port: { type: "string" },
+        host: { type: "string" },
+        token: { type: "string" },
+        "no-auth": { type: "boolean", default: false },
+        "allowed-host": { type: "string", multiple: true },
+        "ide-url": { type: "string" },
+        "log-level": { type: "string" },
+        help: { type: "boolean", default: false },
+      },
+      strict: true,
+    }));
+  } catch (err) {
+    throw new ConfigError(`${(err as Error).message}\n\n${USAGE}`);
+  }
+  if (values.help) throw new ConfigError(USAGE);
+  const parsed = schema.safeParse({
+    projectRoot: values.root ?? env.PROJECT_ROOT ?? "",
+    assetsRoot: values.assets ?? env.GENERATED_ASSETS ?? "",
+    transport: values.http ? "http" : "stdio",
+    host: values.host ?? env.MCP_HTTP_HOST ?? "127.0.0.1",
+    port: values.port ?? env.MCP_HTTP_PORT ?? 3001,
+    token: values.token ?? env.MCP_HTTP_TOKEN ?? undefined,
+    noAuth: values["no-auth"],
+    allowedHosts: values["allowed-host"] ?? [],
+    sessionIdleMs: env.MCP_SESSION_IDLE_MS ?? 30 * 60_000,
+    ideUrl: values["ide-url"] ?? env.TEXTIDE_IDE_URL ?? undefined,
+    ideToken: env.TEXTIDE_IDE_TOKEN ?? undefined,
+    logLevel: values["log-level"] ?? env.LOG_LEVEL ?? "info",
+  });
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
+    throw new ConfigError(`Invalid configuration:\n${problems}\n\n${USAGE}`);
+  }
+  const config = parsed.data;
+  if (config.noAuth && !isLoopback(config.host)) {
+    throw new ConfigError("--no-auth is only allowed when binding to a loopback address.");
+  }
+  return Object.freeze(config);
+}
+
+export function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || host.startsWith("127.");
+}

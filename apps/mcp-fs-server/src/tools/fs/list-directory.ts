@@ -1,0 +1,73 @@
+import { lstat } from "node:fs/promises";
+import { listDirectoryInput, listDirectoryOutput, TOOL, type DirectoryEntry } from "@textide/shared";
+import { FsError } from "@textide/shared/node";
+import type { McpServer } from "@modelcontextprotocol/server";
+import { walk } from "../../fs/walk.js";
+import type { ToolContext } from "../context.js";
+import { defineTool } from "../result.js";
+import { formatBytes } from "./format.js";
+
+export function registerListDirectory(server: McpServer, ctx: ToolContext): void {
+  defineTool(
+    server,
+    ctx,
+    TOOL.listDirectory,
+    {
+      title: "List directory",
+      description:
+        "List the entries of a directory in the workspace: name, path, type (file, directory, symlink), " +
+        "size and modification time. Use it to explore before reading. `.` is project_root; " +
+        "`generated_assets` is the folder where generated charts and files land. `depth` > 1 recurses " +
+        "(.git and node_modules are listed but not entered). At most `limit` entries (default 1000); " +
+        "`truncated: true` means there are more: list a subdirectory or use fs_search_files. " +
+        "Errors: not_found (check the path with fs_search_files), not_a_directory, outside_root.",
+      input: listDirectoryInput,
+      output: listDirectoryOutput,
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+    },
+    async (args) => {
+      const dir = await ctx.policy.resolve(args.path, "read");
+      if (!dir.stats?.isDirectory()) {
+        throw new FsError("not_a_directory", `${dir.display} is a file. Use fs_read_file to read it.`);
+      }
+      const entries: DirectoryEntry[] = [];
+      let truncated = false;
+      const found: { abs: string; name: string; type: DirectoryEntry["type"] }[] = [];
+      await walk(
+        dir.abs,
+        { rootReal: dir.root.real, skipDirs: new Set([".git", "node_modules"]), maxDepth: args.depth, concurrency: 4 },
+        (e) => {
+          if (!args.includeHidden && e.name.startsWith(".")) return;
+          if (found.length >= args.limit) {
+            truncated = true;
+            return false;
+          }
+          found.push({ abs: e.abs, name: e.name, type: e.type });
+        },
+      );
+      // One lstat per entry for size and mtime; symlinks report nothing about their targets.
+      await Promise.all(
+        found.map(async (f) => {
+          const s = f.type === "symlink" ? undefined : await lstat(f.abs).catch(() => undefined);
+          entries.push({
+            name: f.name,
+            path: ctx.policy.display(dir.root, f.abs),
+            type: f.type,
+            ...(s && f.type === "file" ? { size: s.size } : {}),
+            ...(s ? { mtime: s.mtime.toISOString() } : {}),
+          });
+        }),
+      );
+      entries.sort((a, b) => a.path.localeCompare(b.path));
+      const lines = entries.map((e) =>
+        e.type === "directory" ? `${e.path}/` : e.size !== undefined ? `${e.path} (${formatBytes(e.size)})` : `${e.path} [${e.type}]`,
+      );
+      const header = `${dir.display}: ${entries.length} entr${entries.length === 1 ? "y" : "ies"}${truncated ? " (truncated; raise limit or narrow the path)" : ""}`;
+      return {
+        structured: { root: dir.root.name, path: dir.display, entries, truncated },
+        text: [header, ...lines].join("\n"),
+      };
+    },
+  );
+}
+

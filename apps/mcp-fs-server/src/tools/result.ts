@@ -1,0 +1,98 @@
+import { randomUUID } from "node:crypto";
+import type { CallToolResult, McpServer, ServerContext, ToolAnnotations } from "@modelcontextprotocol/server";
+import { CORRELATION_META_KEY } from "@textide/shared";
+import { FsError, isFsError } from "@textide/shared/node";
+import type { z } from "zod";
+import type { ToolContext } from "./context.js";
+
+type Content = CallToolResult["content"];
+
+/** A successful tool outcome: structured data plus what a model reads. */
+export interface ToolOutcome<T> {
+  structured: T;
+  /** Text for the model; for file bodies this is the payload itself (never repeated in `structured`). */
+  text: string;
+  /** Extra content blocks (images, embedded resources, notes). */
+  extra?: Content;
+}
+
+export function toErrorResult(err: FsError, correlationId: string): CallToolResult {
+  return {
+    isError: true,
+    content: [{ type: "text", text: `${err.code}: ${err.message}` }],
+    _meta: { [CORRELATION_META_KEY]: correlationId, "io.textide/error-code": err.code },
+  };
+}
+
+interface ToolSpec<I extends z.ZodType, O extends z.ZodType> {
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+  annotations: Omit<ToolAnnotations, "title">;
+}
+
+/**
+ * Registers a tool with logging, a correlation id, and the error policy: FsError becomes an
+ * `isError` result the model can act on; anything else is a bug, logged with its stack and
+ * reported without internals.
+ */
+export function defineTool<I extends z.ZodType, O extends z.ZodType>(
+  server: McpServer,
+  ctx: ToolContext,
+  name: string,
+  spec: ToolSpec<I, O>,
+  handler: (args: z.output<I>, req: ServerContext) => Promise<ToolOutcome<z.output<O>>>,
+): void {
+  server.registerTool(
+    name,
+    {
+      title: spec.title,
+      description: spec.description,
+      inputSchema: spec.input,
+      outputSchema: spec.output,
+      annotations: { title: spec.title, openWorldHint: false, ...spec.annotations },
+    },
+    // The SDK has validated `args` against `spec.input` before calling us.
+    (async (args: z.output<I>, req: ServerContext): Promise<CallToolResult> => {
+      const started = performance.now();
+      const meta = req.mcpReq._meta as Record<string, unknown> | undefined;
+      const correlationId = typeof meta?.[CORRELATION_META_KEY] === "string" ? (meta[CORRELATION_META_KEY] as string) : randomUUID();
+      const logFields = { tool: name, correlationId, args: summarizeArgs(args) };
+      try {
+        const outcome = await handler(args, req);
+        ctx.log.info({ ...logFields, ms: round(performance.now() - started), outcome: "ok" }, "tool call");
+        return {
+          content: [{ type: "text", text: outcome.text }, ...(outcome.extra ?? [])],
+          structuredContent: outcome.structured as Record<string, unknown>,
+          _meta: { [CORRELATION_META_KEY]: correlationId },
+        };
+      } catch (err) {
+        const ms = round(performance.now() - started);
+        if (isFsError(err)) {
+          ctx.log.info({ ...logFields, ms, outcome: err.code }, "tool call");
+          return toErrorResult(err, correlationId);
+        }
+        ctx.log.error({ ...logFields, ms, outcome: "internal", err }, "tool call failed unexpectedly");
+        return toErrorResult(
+          new FsError("internal", `${name} failed unexpectedly (correlation id ${correlationId}); the server logged the details. Try again or use another tool.`),
+          correlationId,
+        );
+      }
+    }) as never,
+  );
+}
+
+const round = (ms: number) => Math.round(ms * 100) / 100;
+
+/** Argument summary for logs: long strings (file contents, code) become their length. */
+export function summarizeArgs(args: unknown): unknown {
+  if (typeof args === "string") return args.length > 200 ? `<${args.length} chars>` : args;
+  if (Array.isArray(args)) return args.length > 20 ? `<${args.length} items>` : args.map(summarizeArgs);
+  if (args && typeof args === "object") {
+    return Object.fromEntries(
+      Object.entries(args).map(([k, v]) => [k, k === "content" && typeof v === "string" ? `<${v.length} chars>` : summarizeArgs(v)]),
+    );
+  }
+  return args;
+}

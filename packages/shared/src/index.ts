@@ -1,0 +1,3 @@
+export * from "./tool-names.js";
+export * from "./fs-errors.js";
+export * from "./tool-schemas.js";

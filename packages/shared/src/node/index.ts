@@ -1,0 +1,2 @@
+export * from "./fs-error.js";
+export * from "./path-policy.js";

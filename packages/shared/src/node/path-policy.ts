@@ -1,0 +1,218 @@
+import { lstat, realpath, stat } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import path from "node:path";
+import { ROOT, type RootName } from "../tool-names.js";
+import { FsError, fromNodeError } from "./fs-error.js";
+
+/** A configured root, resolved once at start. */
+export interface Root {
+  name: RootName;
+  /** The path as configured (absolute). */
+  configured: string;
+  /** `realpath` of the configured path: every containment check compares against this. */
+  real: string;
+  writable: boolean;
+}
+
+/** What a caller intends to do with a path; decides which checks apply. */
+export type PathIntent = "read" | "write" | "create-dir";
+
+/** A path accepted by the policy. */
+export interface ResolvedPath {
+  root: Root;
+  /** Absolute path to use for I/O: inside `root.real`, symlinks below the final component resolved. */
+  abs: string;
+  /** Workspace path for display and tool results (`data/planets.xlsx`, `generated_assets/x.png`). */
+  display: string;
+  /** `lstat` of the final component, or undefined when it does not exist yet. */
+  stats: Stats | undefined;
+}
+
+/** True when `child` is `parent` or lies below it, with a separator boundary (`/a/root2` is not in `/a/root`). */
+export function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+/** Resolves roots with `realpath`; fails fast with a message naming the missing directory. */
+export async function resolveRoots(
+  specs: { name: RootName; path: string; writable: boolean }[],
+): Promise<Root[]> {
+  return Promise.all(
+    specs.map(async (spec) => {
+      const configured = path.resolve(spec.path);
+      let real: string;
+      try {
+        real = await realpath(configured);
+      } catch (err) {
+        throw new Error(`${spec.name} directory ${configured} does not exist or is unreadable`, {
+          cause: err,
+        });
+      }
+      const s = await stat(real);
+      if (!s.isDirectory()) throw new Error(`${spec.name} (${configured}) is not a directory`);
+      return { name: spec.name, configured, real, writable: spec.writable };
+    }),
+  );
+}
+
+/**
+ * The one path policy of textide: every path from a tool argument, the exec sandbox, the web
+ * server's file API or the watcher goes through `resolve()` before any I/O.
+ */
+export class PathPolicy {
+  readonly roots: readonly Root[];
+  readonly project: Root;
+
+  constructor(roots: readonly Root[]) {
+    const project = roots.find((r) => r.name === ROOT.project);
+    if (!project) throw new Error("PathPolicy needs a project_root");
+    this.roots = roots;
+    this.project = project;
+  }
+
+  root(name: RootName): Root {
+    const r = this.roots.find((x) => x.name === name);
+    if (!r) throw new FsError("not_found", `The ${name} root is not configured on this server.`);
+    return r;
+  }
+
+  /** Display path of an absolute path inside `root` (POSIX separators, root prefix for assets). */
+  display(root: Root, abs: string): string {
+    const rel = path.relative(root.real, abs).split(path.sep).join("/");
+    if (root.name === ROOT.project) return rel === "" ? "." : rel;
+    return rel === "" ? root.name : `${root.name}/${rel}`;
+  }
+
+  /**
+   * Maps a workspace path to a root and a lexical candidate, without touching the disk.
+   * Throws `invalid_path` / `outside_root`.
+   */
+  locate(input: string): { root: Root; candidate: string } {
+    if (typeof input !== "string") throw new FsError("invalid_path", "The path must be a string.");
+    if (input.includes("\0")) {
+      throw new FsError("invalid_path", "The path contains a NUL byte; remove it and try again.");
+    }
+    if (input === "~" || input.startsWith("~/")) {
+      throw new FsError(
+        "outside_root",
+        `Home-directory paths are not allowed (${input}). Use a path relative to project_root, e.g. \`data/file.csv\`.`,
+      );
+    }
+    if (path.isAbsolute(input)) {
+      const candidate = path.resolve(input);
+      for (const root of this.roots) {
+        for (const base of [root.real, root.configured]) {
+          if (isInside(base, candidate)) {
+            return { root, candidate: path.join(root.real, path.relative(base, candidate)) };
+          }
+        }
+      }
+      throw this.outside(input);
+    }
+    const normalized = input.split(path.sep).join("/");
+    const [first = "", ...rest] = normalized.split("/");
+    const assets = this.roots.find((r) => r.name !== ROOT.project && r.name === first);
+    const root = assets ?? this.project;
+    const relative = assets ? rest.join("/") : normalized;
+    // `join`, not `resolve`: `generated_assets//x.png` leaves `/x.png`, which must stay below the root.
+    const candidate = path.join(root.real, relative);
+    if (!isInside(root.real, candidate)) throw this.outside(input);
+    return { root, candidate };
+  }
+
+  /**
+   * Accepts a path only if it (after resolving symlinks, or its nearest existing ancestor's for a
+   * new file) stays inside the same root. Rejects device files, FIFOs and sockets; for writes,
+   * rejects a symlink at the final component and read-only roots.
+   */
+  async resolve(input: string, intent: PathIntent = "read"): Promise<ResolvedPath> {
+    const { root, candidate } = this.locate(input);
+    if (intent !== "read" && !root.writable) {
+      throw new FsError("read_only", `${root.name} is read-only here; write under generated_assets/ instead.`);
+    }
+    const display = this.display(root, candidate);
+    let stats: Stats | undefined;
+    try {
+      stats = await lstat(candidate);
+    } catch (err) {
+      const fsErr = fromNodeError(err, display);
+      if (fsErr.code !== "not_found" && fsErr.code !== "not_a_directory") throw fsErr;
+    }
+
+    if (stats === undefined) {
+      // A new file: the nearest existing ancestor decides containment.
+      const ancestor = await this.nearestExistingAncestor(candidate, root);
+      const realAncestor = await realpath(ancestor).catch((err: unknown) => {
+        throw fromNodeError(err, display);
+      });
+      if (!isInside(root.real, realAncestor)) throw this.outside(input, true);
+      const abs = path.join(realAncestor, path.relative(ancestor, candidate));
+      return { root, abs, display, stats: undefined };
+    }
+
+    if (stats.isSymbolicLink()) {
+      if (intent === "write") {
+        throw new FsError(
+          "denied",
+          `${display} is a symbolic link; writes never follow links. Write to the link's target path instead.`,
+        );
+      }
+      let real: string;
+      try {
+        real = await realpath(candidate);
+      } catch {
+        throw new FsError(
+          "not_found",
+          `${display} is a symbolic link whose target does not exist (dangling link).`,
+        );
+      }
+      if (!isInside(root.real, real)) throw this.outside(input, true);
+      const target = await stat(real);
+      assertRegularOrDir(target, display);
+      return { root, abs: real, display, stats: target };
+    }
+
+    // Symlinked directories above the final component are resolved here.
+    const real = await realpath(candidate);
+    if (!isInside(root.real, real)) throw this.outside(input, true);
+    assertRegularOrDir(stats, display);
+    return { root, abs: real, display, stats };
+  }
+
+  private async nearestExistingAncestor(candidate: string, root: Root): Promise<string> {
+    let dir = path.dirname(candidate);
+    while (isInside(root.real, dir) && dir !== root.real) {
+      try {
+        const s = await lstat(dir);
+        if (!s.isDirectory() && !s.isSymbolicLink()) {
+          throw new FsError("not_a_directory", `${this.display(root, dir)} is a file, not a directory.`);
+        }
+        return dir;
+      } catch (err) {
+        if (err instanceof FsError) throw err;
+        if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw fromNodeError(err, this.display(root, dir));
+      }
+      dir = path.dirname(dir);
+    }
+    return root.real;
+  }
+
+  private outside(input: string, viaLink = false): FsError {
+    const roots = this.roots.map((r) => (r.name === ROOT.project ? "project_root (relative paths)" : `${r.name}/`)).join(" and ");
+    const why = viaLink ? " (it resolves through a symbolic link to a place outside the roots)" : "";
+    return new FsError(
+      "outside_root",
+      `Access denied: ${JSON.stringify(input)} is outside the allowed roots${why}. Allowed: ${roots}. ` +
+        "Use fs_list_directory on `.` to see what exists.",
+    );
+  }
+}
+
+function assertRegularOrDir(s: Stats, display: string): void {
+  if (s.isFile() || s.isDirectory()) return;
+  throw new FsError(
+    "denied",
+    `${display} is a device, FIFO or socket; only regular files and directories can be used.`,
+  );
+}

@@ -1,0 +1,261 @@
+import { z } from "zod";
+import { FS_ERROR_CODES } from "./fs-errors.js";
+import { ROOT } from "./tool-names.js";
+
+/**
+ * Input and output schemas of every bundled MCP tool. The server registers them, the agent and
+ * the web UI parse results with them, so the three never drift apart.
+ */
+
+const workspacePath = z
+  .string()
+  .max(4096)
+  .describe(
+    "Workspace path: relative to project_root (e.g. `data/planets.xlsx`), or starting with " +
+      "`generated_assets/` for the outputs folder. Absolute paths are accepted only inside the roots.",
+  );
+
+export const rootName = z.enum([ROOT.project, ROOT.assets]);
+export const entryType = z.enum(["file", "directory", "symlink", "other"]);
+
+export const fsErrorSchema = z.object({
+  code: z.enum(FS_ERROR_CODES),
+  message: z.string(),
+});
+
+// ---- fs_list_directory
+export const listDirectoryInput = z.object({
+  path: workspacePath.default(".").describe("Directory to list; `.` (default) is project_root."),
+  depth: z
+    .number()
+    .int()
+    .min(1)
+    .max(10)
+    .default(1)
+    .describe("1 lists direct children; larger values recurse (max 10)."),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(1000)
+    .describe("Maximum entries returned; `truncated` says when more exist."),
+  includeHidden: z.boolean().default(true).describe("Include dot-files and dot-folders."),
+});
+export const directoryEntry = z.object({
+  name: z.string(),
+  path: z.string(),
+  type: entryType,
+  size: z.number().optional(),
+  mtime: z.string().optional(),
+});
+export const listDirectoryOutput = z.object({
+  root: rootName,
+  path: z.string(),
+  entries: z.array(directoryEntry),
+  truncated: z.boolean(),
+});
+
+// ---- fs_read_file
+export const MAX_READ_PAGE_BYTES = 1024 * 1024;
+export const DEFAULT_READ_PAGE_BYTES = 256 * 1024;
+export const readFileInput = z.object({
+  path: workspacePath,
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .describe("Byte offset to start at; use the previous result's `nextOffset` to page."),
+  maxBytes: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_READ_PAGE_BYTES)
+    .default(DEFAULT_READ_PAGE_BYTES)
+    .describe(`Bytes to return at most (default ${DEFAULT_READ_PAGE_BYTES}, max ${MAX_READ_PAGE_BYTES}).`),
+});
+export const readFileOutput = z.object({
+  root: rootName,
+  path: z.string(),
+  mime: z.string(),
+  size: z.number(),
+  etag: z.string(),
+  encoding: z
+    .string()
+    .describe("Text encoding the bytes were decoded from, or `base64` for binary files."),
+  offset: z.number(),
+  bytesRead: z.number(),
+  truncated: z.boolean(),
+  nextOffset: z.number().optional(),
+});
+
+// ---- fs_write_file
+export const writeFileInput = z.object({
+  path: workspacePath,
+  content: z.string().describe("The whole new file content."),
+  encoding: z
+    .enum(["utf8", "base64"])
+    .default("utf8")
+    .describe("`base64` to write binary content."),
+  mode: z
+    .enum(["create", "overwrite"])
+    .default("overwrite")
+    .describe("`create` fails with `exists` when the file is already there."),
+  expectedEtag: z
+    .string()
+    .optional()
+    .describe("Etag from a previous read; the write fails with `conflict` if the file changed since."),
+  createParents: z.boolean().default(true).describe("Create missing parent directories."),
+});
+export const writeFileOutput = z.object({
+  root: rootName,
+  path: z.string(),
+  bytes: z.number(),
+  etag: z.string(),
+  created: z.boolean(),
+});
+
+// ---- fs_edit_file
+export const editFileInput = z.object({
+  path: workspacePath,
+  edits: z
+    .array(
+      z.object({
+        oldText: z.string().min(1).describe("Exact text to find (whitespace and case matter)."),
+        newText: z.string().describe("Replacement text."),
+        replaceAll: z
+          .boolean()
+          .default(false)
+          .describe("Replace every occurrence; otherwise `oldText` must occur exactly once."),
+      }),
+    )
+    .min(1)
+    .max(100),
+  dryRun: z.boolean().default(false).describe("Return the diff without writing."),
+  expectedEtag: z.string().optional(),
+});
+export const editFileOutput = z.object({
+  root: rootName,
+  path: z.string(),
+  diff: z.string(),
+  replacements: z.number(),
+  applied: z.boolean(),
+  etag: z.string(),
+});
+
+// ---- fs_search_files
+export const searchFilesInput = z
+  .object({
+    query: z
+      .string()
+      .max(500)
+      .optional()
+      .describe(
+        "File-name filter: case-insensitive substring (`planets` finds `data/planets.xlsx`) or a " +
+          "glob when it contains * ? [ { (`*.csv`, `data/**/*.tsv`).",
+      ),
+    content: z
+      .string()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe("Text to find inside files (case-insensitive); binary and huge files are skipped."),
+    path: workspacePath.default(".").describe("Directory to search under (default: the root)."),
+    root: z
+      .enum([ROOT.project, ROOT.assets, "all"])
+      .default("all")
+      .describe("Which root(s) to search when `path` is `.`."),
+    limit: z.number().int().min(1).max(5000).default(200),
+    includeIgnored: z
+      .boolean()
+      .default(false)
+      .describe("Also descend into .git and node_modules (skipped by default)."),
+  })
+  .refine((v) => v.query !== undefined || v.content !== undefined, {
+    message: "Give `query` (file name) or `content` (text inside files), or both.",
+  });
+export const searchMatch = z.object({
+  path: z.string(),
+  root: rootName,
+  type: entryType,
+  size: z.number().optional(),
+  lines: z
+    .array(z.object({ line: z.number(), text: z.string() }))
+    .optional()
+    .describe("Matching lines (content search only)."),
+});
+export const searchFilesOutput = z.object({
+  matches: z.array(searchMatch),
+  truncated: z.boolean(),
+  scanned: z.number().describe("Files and directories examined."),
+});
+
+// ---- fs_get_file_info
+export const getFileInfoInput = z.object({ path: workspacePath });
+export const getFileInfoOutput = z.object({
+  root: rootName,
+  path: z.string(),
+  type: entryType,
+  size: z.number(),
+  mime: z.string().optional(),
+  etag: z.string().optional(),
+  mtime: z.string(),
+  ctime: z.string(),
+  birthtime: z.string(),
+  mode: z.string(),
+  isSymlink: z.boolean(),
+});
+
+// ---- fs_create_directory
+export const createDirectoryInput = z.object({ path: workspacePath });
+export const createDirectoryOutput = z.object({
+  root: rootName,
+  path: z.string(),
+  created: z.boolean(),
+});
+
+// ---- fs_move_file
+export const moveFileInput = z.object({
+  source: workspacePath,
+  destination: workspacePath,
+  overwrite: z.boolean().default(false).describe("Replace an existing destination file."),
+});
+export const moveFileOutput = z.object({
+  source: z.string(),
+  destination: z.string(),
+  root: rootName,
+});
+
+// ---- system_open_file
+export const openFileInput = z.object({
+  path: workspacePath,
+  line: z.number().int().min(1).optional().describe("Line to reveal in a text editor."),
+});
+export const openFileOutput = z.object({
+  path: z.string(),
+  root: rootName,
+  clients: z.number().describe("Browser windows that were asked to open the file."),
+});
+
+export type ListDirectoryInput = z.infer<typeof listDirectoryInput>;
+export type ListDirectoryOutput = z.infer<typeof listDirectoryOutput>;
+export type DirectoryEntry = z.infer<typeof directoryEntry>;
+export type ReadFileInput = z.infer<typeof readFileInput>;
+export type ReadFileOutput = z.infer<typeof readFileOutput>;
+export type WriteFileInput = z.infer<typeof writeFileInput>;
+export type WriteFileOutput = z.infer<typeof writeFileOutput>;
+export type EditFileInput = z.infer<typeof editFileInput>;
+export type EditFileOutput = z.infer<typeof editFileOutput>;
+export type SearchFilesInput = z.infer<typeof searchFilesInput>;
+export type SearchFilesOutput = z.infer<typeof searchFilesOutput>;
+export type SearchMatch = z.infer<typeof searchMatch>;
+export type GetFileInfoInput = z.infer<typeof getFileInfoInput>;
+export type GetFileInfoOutput = z.infer<typeof getFileInfoOutput>;
+export type CreateDirectoryInput = z.infer<typeof createDirectoryInput>;
+export type CreateDirectoryOutput = z.infer<typeof createDirectoryOutput>;
+export type MoveFileInput = z.infer<typeof moveFileInput>;
+export type MoveFileOutput = z.infer<typeof moveFileOutput>;
+export type OpenFileInput = z.infer<typeof openFileInput>;
+export type OpenFileOutput = z.infer<typeof openFileOutput>;
+export type EntryType = z.infer<typeof entryType>;
