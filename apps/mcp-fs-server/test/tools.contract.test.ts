@@ -313,6 +313,12 @@ describe("fs_get_file_info, fs_create_directory, fs_move_file", () => {
     expect(out.size).toBe((await stat(path.join(c.ws.project, "data/planets.xlsx"))).size);
   });
 
+  it("answers not_found for a missing path in every read tool", async () => {
+    expect(errorCode(await c.call(TOOL.getFileInfo, { path: "nope.txt" }))).toBe("not_found");
+    expect(errorCode(await c.call(TOOL.listDirectory, { path: "no-such-dir" }))).toBe("not_found");
+    expect(errorCode(await c.call(TOOL.searchFiles, { query: "x", path: "no-such-dir" }))).toBe("not_found");
+  });
+
   it("creates directories idempotently", async () => {
     const a = await c.call(TOOL.createDirectory, { path: "new/nested/dir" });
     expect(a.structuredContent).toMatchObject({ created: true, path: "new/nested/dir" });

@@ -168,16 +168,29 @@ export class PathPolicy {
         );
       }
       if (!isInside(root.real, real)) throw this.outside(input, true);
-      const target = await stat(real);
+      const target = await stat(real).catch((err: unknown) => {
+        throw fromNodeError(err, display);
+      });
       assertRegularOrDir(target, display);
       return { root, abs: real, display, stats: target };
     }
 
     // Symlinked directories above the final component are resolved here.
-    const real = await realpath(candidate);
+    const real = await realpath(candidate).catch((err: unknown) => {
+      throw fromNodeError(err, display);
+    });
     if (!isInside(root.real, real)) throw this.outside(input, true);
     assertRegularOrDir(stats, display);
     return { root, abs: real, display, stats };
+  }
+
+  /** Like `resolve(input, "read")`, but a missing path is a `not_found` error. */
+  async resolveExisting(input: string): Promise<ResolvedPath & { stats: Stats }> {
+    const resolved = await this.resolve(input, "read");
+    if (!resolved.stats) {
+      throw new FsError("not_found", `${resolved.display} does not exist. Use fs_search_files or fs_list_directory to find the right path.`);
+    }
+    return resolved as ResolvedPath & { stats: Stats };
   }
 
   private async nearestExistingAncestor(candidate: string, root: Root): Promise<string> {

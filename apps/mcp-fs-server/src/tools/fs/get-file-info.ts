@@ -23,8 +23,8 @@ export function registerGetFileInfo(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
     },
     async (args) => {
-      const file = await ctx.policy.resolve(args.path, "read");
-      const s = file.stats!;
+      const file = await ctx.policy.resolveExisting(args.path);
+      const s = file.stats;
       const link = await lstat(ctx.policy.locate(args.path).candidate).catch(() => undefined);
       const isFile = s.isFile();
       const info = {

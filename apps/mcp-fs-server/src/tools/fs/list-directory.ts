@@ -26,8 +26,8 @@ export function registerListDirectory(server: McpServer, ctx: ToolContext): void
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
     },
     async (args) => {
-      const dir = await ctx.policy.resolve(args.path, "read");
-      if (!dir.stats?.isDirectory()) {
+      const dir = await ctx.policy.resolveExisting(args.path);
+      if (!dir.stats.isDirectory()) {
         throw new FsError("not_a_directory", `${dir.display} is a file. Use fs_read_file to read it.`);
       }
       const entries: DirectoryEntry[] = [];

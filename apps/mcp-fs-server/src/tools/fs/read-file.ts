@@ -32,8 +32,8 @@ export function registerReadFile(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
     },
     async (args) => {
-      const file = await ctx.policy.resolve(args.path, "read");
-      if (file.stats?.isDirectory()) {
+      const file = await ctx.policy.resolveExisting(args.path);
+      if (file.stats.isDirectory()) {
         throw new FsError("is_directory", `${file.display} is a directory. Use fs_list_directory to see its entries.`);
       }
       const handle = await open(file.abs, "r").catch((err: unknown) => {

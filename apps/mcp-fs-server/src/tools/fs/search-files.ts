@@ -80,8 +80,8 @@ export function registerSearchFiles(server: McpServer, ctx: ToolContext): void {
 
 async function searchStarts(ctx: ToolContext, args: SearchFilesInput): Promise<ResolvedPath[]> {
   if (args.path !== "." && args.path !== "") {
-    const dir = await ctx.policy.resolve(args.path, "read");
-    if (!dir.stats?.isDirectory()) throw new FsError("not_a_directory", `${dir.display} is a file, not a folder to search in.`);
+    const dir = await ctx.policy.resolveExisting(args.path);
+    if (!dir.stats.isDirectory()) throw new FsError("not_a_directory", `${dir.display} is a file, not a folder to search in.`);
     return [dir];
   }
   const names = args.root === "all" ? [ROOT.project, ROOT.assets] : [args.root];

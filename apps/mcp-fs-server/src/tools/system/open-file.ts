@@ -21,8 +21,7 @@ export function registerOpenFile(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (args) => {
-      const file = await ctx.policy.resolve(args.path, "read");
-      if (!file.stats) throw new FsError("not_found", `${file.display} does not exist.`);
+      const file = await ctx.policy.resolveExisting(args.path);
       if (file.stats.isDirectory()) throw new FsError("is_directory", `${file.display} is a folder; open a file inside it.`);
       const clients = await ctx.ide.openFile(file.display, args.line);
       return {
