@@ -6,7 +6,9 @@ import { runStdio } from "./transports/stdio.js";
 
 const major = Number(process.versions.node.split(".")[0]);
 if (major < 22) {
-  process.stderr.write(`mcp-fs-server needs Node 22 or newer (this is ${process.version}). Run it with the repo's pinned Node: \`npm install\` then \`npx node ...\`.\n`);
+  process.stderr.write(
+    `mcp-fs-server needs Node 22 or newer (this is ${process.version}). Run it with the repo's pinned Node: \`npm install\` then \`npx node ...\`.\n`,
+  );
   process.exit(1);
 }
 
@@ -43,6 +45,10 @@ main().catch((err: unknown) => {
     process.stderr.write(`${err.message}\n`);
     process.exit(2);
   }
-  process.stderr.write(`mcp-fs-server failed to start: ${(err as Error).message}\n`);
+  const hint =
+    (err as NodeJS.ErrnoException).code === "EADDRINUSE"
+      ? " Another process uses that port: stop it, or pick another with --port / MCP_HTTP_PORT."
+      : "";
+  process.stderr.write(`mcp-fs-server failed to start: ${(err as Error).message}.${hint}\n`);
   process.exit(1);
 });

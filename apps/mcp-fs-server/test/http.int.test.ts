@@ -14,19 +14,36 @@ let http: RunningHttpServer;
 beforeAll(async () => {
   ws = await makeWorkspace();
   const fs = await createFsServer({ projectRoot: ws.project, assetsRoot: ws.assets, log: createLogger("silent") });
-  http = await runHttp(fs, { host: "127.0.0.1", port: 0, token: TOKEN, noAuth: false, allowedHosts: [], sessionIdleMs: 400 });
+  http = await runHttp(fs, {
+    host: "127.0.0.1",
+    port: 0,
+    token: TOKEN,
+    noAuth: false,
+    allowedHosts: [],
+    sessionIdleMs: 400,
+  });
 });
 afterAll(async () => {
   await http.close();
   await ws.cleanup();
 });
 
-const INIT = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+const INIT = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+};
 
 function post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(http.url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${TOKEN}`, ...headers },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: `Bearer ${TOKEN}`,
+      ...headers,
+    },
     body: JSON.stringify(body),
   });
 }
@@ -34,10 +51,22 @@ function post(body: unknown, headers: Record<string, string> = {}): Promise<Resp
 /** fetch() cannot set Host; node:http can, as a DNS-rebinding attacker's browser effectively does. */
 function rawPostStatus(headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(http.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${TOKEN}`, ...headers } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = request(
+      http.url,
+      {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: `Bearer ${TOKEN}`,
+          ...headers,
+        },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on("error", reject);
     req.end(JSON.stringify(INIT));
   });
@@ -45,7 +74,11 @@ function rawPostStatus(headers: Record<string, string>): Promise<number> {
 
 async function connect(mode: "legacy" | "auto"): Promise<Client> {
   const client = new Client({ name: `http-${mode}`, version: "1" }, { versionNegotiation: { mode } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(http.url), {
+      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+    }),
+  );
   return client;
 }
 
@@ -70,7 +103,10 @@ describe("Streamable HTTP security", () => {
   });
 
   it("answers 404 for an unknown session", async () => {
-    const res = await post({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-session-id": "no-such-session", "mcp-protocol-version": "2025-11-25" });
+    const res = await post(
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      { "mcp-session-id": "no-such-session", "mcp-protocol-version": "2025-11-25" },
+    );
     expect(res.status).toBe(404);
   });
 
@@ -90,7 +126,10 @@ describe("both protocol revisions", () => {
     const transport = client.transport as StreamableHTTPClientTransport;
     const sessionId = transport.sessionId!;
     await transport.terminateSession();
-    const res = await post({ jsonrpc: "2.0", id: 3, method: "tools/list" }, { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" });
+    const res = await post(
+      { jsonrpc: "2.0", id: 3, method: "tools/list" },
+      { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" },
+    );
     expect(res.status).toBe(404);
     await client.close();
   });
@@ -108,7 +147,10 @@ describe("both protocol revisions", () => {
     const client = await connect("legacy");
     const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId!;
     await new Promise((r) => setTimeout(r, 1000));
-    const res = await post({ jsonrpc: "2.0", id: 4, method: "tools/list" }, { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" });
+    const res = await post(
+      { jsonrpc: "2.0", id: 4, method: "tools/list" },
+      { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" },
+    );
     expect(res.status).toBe(404);
     await client.close().catch(() => undefined);
   });

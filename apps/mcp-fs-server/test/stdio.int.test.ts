@@ -15,7 +15,13 @@ beforeAll(async () => {
 afterAll(() => ws.cleanup());
 
 /** Raw line-level access to the spawned binary, to see exactly what it puts on stdout. */
-function spawnRaw(): { child: ChildProcessWithoutNullStreams; stdout: string[]; stderr: string[]; next(): Promise<Record<string, unknown>>; send(msg: unknown): void } {
+function spawnRaw(): {
+  child: ChildProcessWithoutNullStreams;
+  stdout: string[];
+  stderr: string[];
+  next(): Promise<Record<string, unknown>>;
+  send(msg: unknown): void;
+} {
   const child = spawn(process.execPath, [SERVER_BIN, "--root", ws.project, "--assets", ws.assets], { stdio: "pipe" });
   const stdout: string[] = [];
   const stderr: string[] = [];
@@ -38,16 +44,31 @@ describe("stdio binary", () => {
   it("speaks only JSON-RPC on stdout, logs on stderr, and survives malformed input", async () => {
     const p = spawnRaw();
     try {
-      p.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+      p.send({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      });
       const init = await p.next();
-      expect(init).toMatchObject({ id: 1, result: { protocolVersion: "2025-11-25", serverInfo: { name: "textide-mcp-fs-server" } } });
+      expect(init).toMatchObject({
+        id: 1,
+        result: { protocolVersion: "2025-11-25", serverInfo: { name: "textide-mcp-fs-server" } },
+      });
       p.send({ jsonrpc: "2.0", method: "notifications/initialized" });
       p.send("{this is not json"); // skipped by the SDK (tolerates stray output), not fatal
       p.send({ id: 9, foo: "not json-rpc" });
       expect(await p.next()).toMatchObject({ id: null, error: { code: -32600 } });
-      p.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: TOOL.searchFiles, arguments: { query: "planets" } } });
+      p.send({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: TOOL.searchFiles, arguments: { query: "planets" } },
+      });
       const call = await p.next();
-      expect((call.result as { structuredContent: unknown }).structuredContent).toMatchObject({ matches: [{ path: "data/planets.xlsx" }] });
+      expect((call.result as { structuredContent: unknown }).structuredContent).toMatchObject({
+        matches: [{ path: "data/planets.xlsx" }],
+      });
       p.send({ jsonrpc: "2.0", id: 3, method: "no/such_method" });
       expect(await p.next()).toMatchObject({ id: 3, error: { code: -32601 } });
       p.send({ jsonrpc: "2.0", id: 4, method: "ping" });
@@ -63,12 +84,21 @@ describe("stdio binary", () => {
     const body = "0123456789abcdef".repeat(5 * 65536); // 5 MiB
     await writeFile(path.join(ws.project, "five-mib.txt"), body);
     const client = new Client({ name: "stdio-test", version: "1" });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER_BIN, "--root", ws.project, "--assets", ws.assets], stderr: "ignore" }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [SERVER_BIN, "--root", ws.project, "--assets", ws.assets],
+        stderr: "ignore",
+      }),
+    );
     try {
       let offset = 0;
       let text = "";
       for (;;) {
-        const r = await client.callTool({ name: TOOL.readFile, arguments: { path: "five-mib.txt", offset, maxBytes: 1024 * 1024 } });
+        const r = await client.callTool({
+          name: TOOL.readFile,
+          arguments: { path: "five-mib.txt", offset, maxBytes: 1024 * 1024 },
+        });
         const out = readFileOutput.parse(r.structuredContent);
         const block = (r.content as { type: string; text?: string }[])[0];
         text += block?.text ?? "";

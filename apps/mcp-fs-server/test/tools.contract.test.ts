@@ -50,7 +50,11 @@ describe("tools/list", () => {
     expect(byName[TOOL.readFile]).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     expect(byName[TOOL.writeFile]).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(byName[TOOL.moveFile]).toMatchObject({ readOnlyHint: false, destructiveHint: true });
-    expect(byName[TOOL.createDirectory]).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+    expect(byName[TOOL.createDirectory]).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+    });
   });
 });
 
@@ -79,7 +83,9 @@ describe("fs_search_files", () => {
   it("supports globs on names and on whole paths", async () => {
     const byName = searchFilesOutput.parse((await c.call(TOOL.searchFiles, { query: "*.tsv" })).structuredContent);
     expect(byName.matches.map((m) => m.path)).toEqual(["data/moons/major-moons.tsv"]);
-    const byPath = searchFilesOutput.parse((await c.call(TOOL.searchFiles, { query: "reports/**/*.csv" })).structuredContent);
+    const byPath = searchFilesOutput.parse(
+      (await c.call(TOOL.searchFiles, { query: "reports/**/*.csv" })).structuredContent,
+    );
     expect(byPath.matches.map((m) => m.path)).toEqual(["reports/2024/exoplanet-discoveries.csv"]);
   });
 
@@ -99,8 +105,12 @@ describe("fs_search_files", () => {
   it("scopes to the assets root", async () => {
     await writeFile(path.join(c.ws.assets, "planets-chart.png"), "png");
     const all = searchFilesOutput.parse((await c.call(TOOL.searchFiles, { query: "planets-chart" })).structuredContent);
-    expect(all.matches).toEqual([{ path: "generated_assets/planets-chart.png", root: "generated_assets", type: "file" }]);
-    const project = searchFilesOutput.parse((await c.call(TOOL.searchFiles, { query: "planets-chart", root: "project_root" })).structuredContent);
+    expect(all.matches).toEqual([
+      { path: "generated_assets/planets-chart.png", root: "generated_assets", type: "file" },
+    ]);
+    const project = searchFilesOutput.parse(
+      (await c.call(TOOL.searchFiles, { query: "planets-chart", root: "project_root" })).structuredContent,
+    );
     expect(project.matches).toEqual([]);
   });
 
@@ -120,18 +130,24 @@ describe("fs_list_directory", () => {
   });
 
   it("caps a 1,200-entry directory at the limit and reports truncation", async () => {
-    const out = listDirectoryOutput.parse((await c.call(TOOL.listDirectory, { path: "dir-with-1200" })).structuredContent);
+    const out = listDirectoryOutput.parse(
+      (await c.call(TOOL.listDirectory, { path: "dir-with-1200" })).structuredContent,
+    );
     expect(out.entries).toHaveLength(1000);
     expect(out.truncated).toBe(true);
   });
 
   it("recurses with depth", async () => {
-    const out = listDirectoryOutput.parse((await c.call(TOOL.listDirectory, { path: "deep", depth: 4 })).structuredContent);
+    const out = listDirectoryOutput.parse(
+      (await c.call(TOOL.listDirectory, { path: "deep", depth: 4 })).structuredContent,
+    );
     expect(out.entries.map((e) => e.path)).toEqual(["deep/a", "deep/a/b", "deep/a/b/c", "deep/a/b/c/planets-notes.md"]);
   });
 
   it("lists the assets root by name", async () => {
-    const out = listDirectoryOutput.parse((await c.call(TOOL.listDirectory, { path: "generated_assets" })).structuredContent);
+    const out = listDirectoryOutput.parse(
+      (await c.call(TOOL.listDirectory, { path: "generated_assets" })).structuredContent,
+    );
     expect(out.root).toBe("generated_assets");
   });
 
@@ -229,10 +245,19 @@ describe("fs_read_file", () => {
 
 describe("fs_write_file", () => {
   it("creates, overwrites and reports etags", async () => {
-    const created = writeFileOutput.parse((await c.call(TOOL.writeFile, { path: "generated_assets/out/a.txt", content: "one" })).structuredContent);
-    expect(created).toMatchObject({ root: "generated_assets", path: "generated_assets/out/a.txt", bytes: 3, created: true });
+    const created = writeFileOutput.parse(
+      (await c.call(TOOL.writeFile, { path: "generated_assets/out/a.txt", content: "one" })).structuredContent,
+    );
+    expect(created).toMatchObject({
+      root: "generated_assets",
+      path: "generated_assets/out/a.txt",
+      bytes: 3,
+      created: true,
+    });
     expect(await readFile(path.join(c.ws.assets, "out/a.txt"), "utf8")).toBe("one");
-    const again = writeFileOutput.parse((await c.call(TOOL.writeFile, { path: "generated_assets/out/a.txt", content: "two!" })).structuredContent);
+    const again = writeFileOutput.parse(
+      (await c.call(TOOL.writeFile, { path: "generated_assets/out/a.txt", content: "two!" })).structuredContent,
+    );
     expect(again.created).toBe(false);
     expect(again.etag).not.toBe(created.etag);
   });
@@ -245,7 +270,9 @@ describe("fs_write_file", () => {
   });
 
   it("detects a conflicting change through expectedEtag and loses nothing", async () => {
-    const first = writeFileOutput.parse((await c.call(TOOL.writeFile, { path: "conflict.txt", content: "v1" })).structuredContent);
+    const first = writeFileOutput.parse(
+      (await c.call(TOOL.writeFile, { path: "conflict.txt", content: "v1" })).structuredContent,
+    );
     await writeFile(path.join(c.ws.project, "conflict.txt"), "changed by someone else");
     const r = await c.call(TOOL.writeFile, { path: "conflict.txt", content: "v2", expectedEtag: first.etag });
     expect(errorCode(r)).toBe("conflict");
@@ -256,7 +283,11 @@ describe("fs_write_file", () => {
   });
 
   it("writes binary from base64", async () => {
-    await c.call(TOOL.writeFile, { path: "generated_assets/b.bin", content: Buffer.from([0, 255, 1]).toString("base64"), encoding: "base64" });
+    await c.call(TOOL.writeFile, {
+      path: "generated_assets/b.bin",
+      content: Buffer.from([0, 255, 1]).toString("base64"),
+      encoding: "base64",
+    });
     expect([...(await readFile(path.join(c.ws.assets, "b.bin")))]).toEqual([0, 255, 1]);
   });
 
@@ -271,7 +302,9 @@ describe("fs_write_file", () => {
 
   it("leaves no temp files behind", async () => {
     await c.call(TOOL.writeFile, { path: "generated_assets/clean/x.json", content: "{}" });
-    const list = listDirectoryOutput.parse((await c.call(TOOL.listDirectory, { path: "generated_assets/clean" })).structuredContent);
+    const list = listDirectoryOutput.parse(
+      (await c.call(TOOL.listDirectory, { path: "generated_assets/clean" })).structuredContent,
+    );
     expect(list.entries.map((e) => e.name)).toEqual(["x.json"]);
   });
 });
@@ -282,7 +315,11 @@ describe("fs_edit_file", () => {
   });
 
   it("previews a diff on dry run without writing", async () => {
-    const r = await c.call(TOOL.editFile, { path: "edit.md", edits: [{ oldText: "alpha", newText: "ALPHA" }], dryRun: true });
+    const r = await c.call(TOOL.editFile, {
+      path: "edit.md",
+      edits: [{ oldText: "alpha", newText: "ALPHA" }],
+      dryRun: true,
+    });
     const out = editFileOutput.parse(r.structuredContent);
     expect(out.applied).toBe(false);
     expect(out.diff).toContain("-alpha");
@@ -291,15 +328,29 @@ describe("fs_edit_file", () => {
   });
 
   it("refuses an ambiguous match and applies replaceAll", async () => {
-    expect(errorCode(await c.call(TOOL.editFile, { path: "edit.md", edits: [{ oldText: "beta", newText: "B" }] }))).toBe("ambiguous_match");
-    const r = await c.call(TOOL.editFile, { path: "edit.md", edits: [{ oldText: "beta", newText: "B", replaceAll: true }, { oldText: "gamma", newText: "G" }] });
+    expect(
+      errorCode(await c.call(TOOL.editFile, { path: "edit.md", edits: [{ oldText: "beta", newText: "B" }] })),
+    ).toBe("ambiguous_match");
+    const r = await c.call(TOOL.editFile, {
+      path: "edit.md",
+      edits: [
+        { oldText: "beta", newText: "B", replaceAll: true },
+        { oldText: "gamma", newText: "G" },
+      ],
+    });
     expect(editFileOutput.parse(r.structuredContent).replacements).toBe(3);
     expect(await readFile(path.join(c.ws.project, "edit.md"), "utf8")).toBe("alpha\nB\nG\nB\n");
   });
 
   it("is all or nothing when one edit does not match", async () => {
     const before = await readFile(path.join(c.ws.project, "edit.md"), "utf8");
-    const r = await c.call(TOOL.editFile, { path: "edit.md", edits: [{ oldText: "alpha", newText: "x" }, { oldText: "nope", newText: "y" }] });
+    const r = await c.call(TOOL.editFile, {
+      path: "edit.md",
+      edits: [
+        { oldText: "alpha", newText: "x" },
+        { oldText: "nope", newText: "y" },
+      ],
+    });
     expect(errorCode(r)).toBe("no_match");
     expect(textOf(r)).toContain("Edit 2");
     expect(await readFile(path.join(c.ws.project, "edit.md"), "utf8")).toBe(before);
@@ -308,8 +359,14 @@ describe("fs_edit_file", () => {
 
 describe("fs_get_file_info, fs_create_directory, fs_move_file", () => {
   it("reports metadata without reading", async () => {
-    const out = getFileInfoOutput.parse((await c.call(TOOL.getFileInfo, { path: "data/planets.xlsx" })).structuredContent);
-    expect(out).toMatchObject({ type: "file", mime: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", isSymlink: false });
+    const out = getFileInfoOutput.parse(
+      (await c.call(TOOL.getFileInfo, { path: "data/planets.xlsx" })).structuredContent,
+    );
+    expect(out).toMatchObject({
+      type: "file",
+      mime: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      isSymlink: false,
+    });
     expect(out.size).toBe((await stat(path.join(c.ws.project, "data/planets.xlsx"))).size);
   });
 
@@ -330,12 +387,16 @@ describe("fs_get_file_info, fs_create_directory, fs_move_file", () => {
   it("moves between roots and refuses to clobber", async () => {
     await c.call(TOOL.writeFile, { path: "move-me.txt", content: "m" });
     await c.call(TOOL.writeFile, { path: "generated_assets/taken.txt", content: "t" });
-    expect(errorCode(await c.call(TOOL.moveFile, { source: "move-me.txt", destination: "generated_assets/taken.txt" }))).toBe("exists");
+    expect(
+      errorCode(await c.call(TOOL.moveFile, { source: "move-me.txt", destination: "generated_assets/taken.txt" })),
+    ).toBe("exists");
     const r = await c.call(TOOL.moveFile, { source: "move-me.txt", destination: "generated_assets/moved/m.txt" });
     expect(r.structuredContent).toMatchObject({ source: "move-me.txt", destination: "generated_assets/moved/m.txt" });
     expect(await readFile(path.join(c.ws.assets, "moved/m.txt"), "utf8")).toBe("m");
     await mkdir(path.join(c.ws.project, "selfdir"));
-    expect(errorCode(await c.call(TOOL.moveFile, { source: "selfdir", destination: "selfdir/inner" }))).toBe("invalid_path");
+    expect(errorCode(await c.call(TOOL.moveFile, { source: "selfdir", destination: "selfdir/inner" }))).toBe(
+      "invalid_path",
+    );
   });
 });
 
@@ -363,7 +424,9 @@ describe("system_open_file", () => {
     try {
       const r = await withIde.call(TOOL.openFile, { path: "data/planets.xlsx", line: 3 });
       expect(r.structuredContent).toMatchObject({ path: "data/planets.xlsx", clients: 2 });
-      expect(received).toEqual([{ url: "/api/open-file", auth: "Bearer tok", body: { path: "data/planets.xlsx", line: 3 } }]);
+      expect(received).toEqual([
+        { url: "/api/open-file", auth: "Bearer tok", body: { path: "data/planets.xlsx", line: 3 } },
+      ]);
       expect(errorCode(await withIde.call(TOOL.openFile, { path: "nope.txt" }))).toBe("not_found");
     } finally {
       await withIde.close();

@@ -81,9 +81,7 @@ export const readFileOutput = z.object({
   mime: z.string(),
   size: z.number(),
   etag: z.string(),
-  encoding: z
-    .string()
-    .describe("Text encoding the bytes were decoded from, or `base64` for binary files."),
+  encoding: z.string().describe("Text encoding the bytes were decoded from, or `base64` for binary files."),
   offset: z.number(),
   bytesRead: z.number(),
   truncated: z.boolean(),
@@ -94,10 +92,7 @@ export const readFileOutput = z.object({
 export const writeFileInput = z.object({
   path: workspacePath,
   content: z.string().describe("The whole new file content."),
-  encoding: z
-    .enum(["utf8", "base64"])
-    .default("utf8")
-    .describe("`base64` to write binary content."),
+  encoding: z.enum(["utf8", "base64"]).default("utf8").describe("`base64` to write binary content."),
   mode: z
     .enum(["create", "overwrite"])
     .default("overwrite")

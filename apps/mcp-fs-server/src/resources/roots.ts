@@ -1,5 +1,12 @@
 import { readFile } from "node:fs/promises";
-import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type McpServer, type ReadResourceResult } from "@modelcontextprotocol/server";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  ResourceTemplate,
+  type McpServer,
+  type ReadResourceResult,
+} from "@modelcontextprotocol/server";
 import { ROOT } from "@textide/shared";
 import { isFsError, type PathPolicy, type Root } from "@textide/shared/node";
 import { isKnownBinaryMime, mimeOf } from "../fs/mime.js";
@@ -28,7 +35,9 @@ export function registerRootResources(server: McpServer, policy: PathPolicy): vo
       },
       async (uri) => {
         const files = await listFiles(root);
-        return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(files.map((f) => f.rel)) }] };
+        return {
+          contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(files.map((f) => f.rel)) }],
+        };
       },
     );
   }
@@ -47,7 +56,10 @@ export function registerRootResources(server: McpServer, policy: PathPolicy): vo
         return { resources };
       },
     }),
-    { title: "Workspace file", description: "A file under project_root or generated_assets (up to 1 MB; use fs_read_file to page larger files)." },
+    {
+      title: "Workspace file",
+      description: "A file under project_root or generated_assets (up to 1 MB; use fs_read_file to page larger files).",
+    },
     async (uri, vars) => readResource(policy, uri, vars),
   );
 }
@@ -55,13 +67,23 @@ export function registerRootResources(server: McpServer, policy: PathPolicy): vo
 async function listFiles(root: Root): Promise<{ rel: string }[]> {
   const out: { rel: string }[] = [];
   await walk(root.real, { rootReal: root.real, skipDirs: new Set([".git", "node_modules"]) }, (e) => {
-    if (e.type === "file" || e.targetType === "file") out.push({ rel: e.abs.slice(root.real.length + 1).split("\\").join("/") });
+    if (e.type === "file" || e.targetType === "file")
+      out.push({
+        rel: e.abs
+          .slice(root.real.length + 1)
+          .split("\\")
+          .join("/"),
+      });
     return out.length < MAX_LISTED;
   });
   return out.sort((a, b) => a.rel.localeCompare(b.rel));
 }
 
-async function readResource(policy: PathPolicy, uri: URL, vars: Record<string, string | string[]>): Promise<ReadResourceResult> {
+async function readResource(
+  policy: PathPolicy,
+  uri: URL,
+  vars: Record<string, string | string[]>,
+): Promise<ReadResourceResult> {
   const rootName = String(vars.root);
   const rel = decodeURIComponent(String(vars.path ?? ""));
   if (uri.protocol !== SCHEME || !policy.roots.some((r) => r.name === rootName)) {
@@ -69,15 +91,23 @@ async function readResource(policy: PathPolicy, uri: URL, vars: Record<string, s
   }
   try {
     const file = await policy.resolve(rootName === ROOT.project ? rel : `${rootName}/${rel}`, "read");
-    if (!file.stats?.isFile()) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${file.display} is not a file`);
+    if (!file.stats?.isFile())
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${file.display} is not a file`);
     if (file.stats.size > MAX_RESOURCE_BYTES) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${file.display} is larger than 1 MB; read it with fs_read_file in pages.`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `${file.display} is larger than 1 MB; read it with fs_read_file in pages.`,
+      );
     }
     const bytes = await readFile(file.abs);
     const mimeType = mimeOf(file.abs);
     const binary = isKnownBinaryMime(mimeType) || detectEncoding(bytes.subarray(0, 65536)).kind === "binary";
     return {
-      contents: [binary ? { uri: uri.href, mimeType, blob: bytes.toString("base64") } : { uri: uri.href, mimeType, text: new TextDecoder().decode(bytes) }],
+      contents: [
+        binary
+          ? { uri: uri.href, mimeType, blob: bytes.toString("base64") }
+          : { uri: uri.href, mimeType, text: new TextDecoder().decode(bytes) },
+      ],
     };
   } catch (err) {
     if (isFsError(err)) {

@@ -56,8 +56,8 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(
     // The SDK has validated `args` against `spec.input` before calling us.
     (async (args: z.output<I>, req: ServerContext): Promise<CallToolResult> => {
       const started = performance.now();
-      const meta = req.mcpReq._meta as Record<string, unknown> | undefined;
-      const correlationId = typeof meta?.[CORRELATION_META_KEY] === "string" ? (meta[CORRELATION_META_KEY] as string) : randomUUID();
+      const given: unknown = req.mcpReq._meta?.[CORRELATION_META_KEY];
+      const correlationId = typeof given === "string" && given.length <= 200 ? given : randomUUID();
       const logFields = { tool: name, correlationId, args: summarizeArgs(args) };
       try {
         const outcome = await handler(args, req);
@@ -75,7 +75,10 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(
         }
         ctx.log.error({ ...logFields, ms, outcome: "internal", err }, "tool call failed unexpectedly");
         return toErrorResult(
-          new FsError("internal", `${name} failed unexpectedly (correlation id ${correlationId}); the server logged the details. Try again or use another tool.`),
+          new FsError(
+            "internal",
+            `${name} failed unexpectedly (correlation id ${correlationId}); the server logged the details. Try again or use another tool.`,
+          ),
           correlationId,
         );
       }
@@ -91,7 +94,10 @@ export function summarizeArgs(args: unknown): unknown {
   if (Array.isArray(args)) return args.length > 20 ? `<${args.length} items>` : args.map(summarizeArgs);
   if (args && typeof args === "object") {
     return Object.fromEntries(
-      Object.entries(args).map(([k, v]) => [k, k === "content" && typeof v === "string" ? `<${v.length} chars>` : summarizeArgs(v)]),
+      Object.entries(args).map(([k, v]) => [
+        k,
+        k === "content" && typeof v === "string" ? `<${v.length} chars>` : summarizeArgs(v),
+      ]),
     );
   }
   return args;

@@ -20,8 +20,13 @@ export async function runHttp(
   config: Pick<ServerConfig, "host" | "port" | "token" | "noAuth" | "allowedHosts" | "sessionIdleMs">,
 ): Promise<RunningHttpServer> {
   const token = config.noAuth ? undefined : (config.token ?? randomBytes(24).toString("base64url"));
-  const handler = createHttpHandler(fs, { token, allowedHosts: config.allowedHosts, sessionIdleMs: config.sessionIdleMs });
-  const server = createServer(toNodeHandler(handler));
+  const handler = createHttpHandler(fs, {
+    token,
+    allowedHosts: config.allowedHosts,
+    sessionIdleMs: config.sessionIdleMs,
+  });
+  const nodeHandler = toNodeHandler(handler);
+  const server = createServer((req, res) => void nodeHandler(req, res));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, config.host, () => resolve());

@@ -67,7 +67,12 @@ export function createHttpHandler(fs: FsServer, opts: HttpHandlerOptions): HttpH
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId) {
       const session = sessions.get(sessionId);
-      if (!session) return jsonRpcError(404, -32001, "Session not found: it expired or never existed. Start a new session with initialize.");
+      if (!session)
+        return jsonRpcError(
+          404,
+          -32001,
+          "Session not found: it expired or never existed. Start a new session with initialize.",
+        );
       session.lastSeen = Date.now();
       return session.transport.handleRequest(request);
     }
@@ -96,13 +101,19 @@ export function createHttpHandler(fs: FsServer, opts: HttpHandlerOptions): HttpH
       const url = new URL(request.url);
       if (url.pathname !== endpoint) return new Response("Not found. The MCP endpoint is " + endpoint, { status: 404 });
       const host = validateHostHeader(request.headers.get("host"), allowed);
-      if (!host.ok) return jsonRpcError(403, -32000, `Forbidden: Host header not allowed (${host.message ?? "invalid"}).`);
+      if (!host.ok)
+        return jsonRpcError(403, -32000, `Forbidden: Host header not allowed (${host.message ?? "invalid"}).`);
       const origin = validateOriginHeader(request.headers.get("origin"), allowed);
       if (!origin.ok) return jsonRpcError(403, -32000, "Forbidden: Origin not allowed.");
       if (opts.token !== undefined && !bearerMatches(request.headers.get("authorization"), opts.token)) {
-        return jsonRpcError(401, -32000, "Unauthorized: send `Authorization: Bearer <token>` (printed when the server started).", {
-          "www-authenticate": 'Bearer realm="textide-mcp"',
-        });
+        return jsonRpcError(
+          401,
+          -32000,
+          "Unauthorized: send `Authorization: Bearer <token>` (printed when the server started).",
+          {
+            "www-authenticate": 'Bearer realm="textide-mcp"',
+          },
+        );
       }
       try {
         return (await isLegacyRequest(request)) ? await legacy(request) : await modern.fetch(request);

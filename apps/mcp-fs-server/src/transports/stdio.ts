@@ -40,7 +40,11 @@ function parseFailureReply(error: Error): JSONRPCMessage | undefined {
   return {
     jsonrpc: "2.0",
     id: null,
-    error: { code: -32600, message: "Invalid Request: the line is JSON but not a JSON-RPC 2.0 message (needs jsonrpc: \"2.0\", method, and id for requests)." },
+    error: {
+      code: -32600,
+      message:
+        'Invalid Request: the line is JSON but not a JSON-RPC 2.0 message (needs jsonrpc: "2.0", method, and id for requests).',
+    },
   } as unknown as JSONRPCMessage;
 }
 

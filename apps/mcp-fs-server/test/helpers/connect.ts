@@ -41,7 +41,7 @@ export async function connectInMemory(
     client,
     ws,
     logs,
-    call: (name, args) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>,
+    call: (name, args) => client.callTool({ name, arguments: args }),
     async close() {
       await client.close();
       await handle.close();

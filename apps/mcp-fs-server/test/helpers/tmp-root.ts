@@ -18,7 +18,10 @@ export interface TmpWorkspace {
  * A temp copy of the sample workspace plus an empty assets folder. `files` adds entries
  * (`"dir/": null` makes a directory). Tests never write into the repo's own roots.
  */
-export async function makeWorkspace(files: Record<string, string | Buffer | null> = {}, copySample = true): Promise<TmpWorkspace> {
+export async function makeWorkspace(
+  files: Record<string, string | Buffer | null> = {},
+  copySample = true,
+): Promise<TmpWorkspace> {
   const base = await mkdtemp(path.join(os.tmpdir(), "textide-ws-"));
   const project = path.join(base, "project_root");
   const assets = path.join(base, "generated_assets");

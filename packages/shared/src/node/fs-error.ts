@@ -22,7 +22,11 @@ export function fromNodeError(err: unknown, display: string): FsError {
   const opts = { cause: err };
   switch (code) {
     case "ENOENT":
-      return new FsError("not_found", `${display} does not exist. Use fs_search_files or fs_list_directory to find the right path.`, opts);
+      return new FsError(
+        "not_found",
+        `${display} does not exist. Use fs_search_files or fs_list_directory to find the right path.`,
+        opts,
+      );
     case "ENOTDIR":
       return new FsError("not_a_directory", `A component of ${display} is a file, not a directory.`, opts);
     case "EISDIR":

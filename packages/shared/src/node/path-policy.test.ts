@@ -316,17 +316,15 @@ describe("absolute paths", () => {
     expect(r.display).toBe("generated_assets/x.png");
   });
 
-  it.each([
-    ["/etc/passwd"],
-    ["/dev/null"],
-    ["/"],
-    ["/tmp"],
-  ])("rejects %j outside the roots and says what is allowed", async (input) => {
-    const err = await failure(policy.resolve(input, "read"));
-    expect(err.code).toBe("outside_root");
-    expect(err.message).toMatch(ALLOWED_HINT);
-    expect(err.message).toContain(JSON.stringify(input));
-  });
+  it.each([["/etc/passwd"], ["/dev/null"], ["/"], ["/tmp"]])(
+    "rejects %j outside the roots and says what is allowed",
+    async (input) => {
+      const err = await failure(policy.resolve(input, "read"));
+      expect(err.code).toBe("outside_root");
+      expect(err.message).toMatch(ALLOWED_HINT);
+      expect(err.message).toContain(JSON.stringify(input));
+    },
+  );
 
   it("blocks a sibling root with the same prefix (project_root2)", async () => {
     const err = await failure(policy.resolve(path.join(P2, "secret.txt"), "read"));
@@ -673,6 +671,8 @@ describe("root configuration", () => {
   });
 
   it("requires a project_root", () => {
-    expect(() => new PathPolicy([{ name: ROOT.assets, configured: A, real: A, writable: true }])).toThrow(/project_root/);
+    expect(() => new PathPolicy([{ name: ROOT.assets, configured: A, real: A, writable: true }])).toThrow(
+      /project_root/,
+    );
   });
 });

@@ -35,9 +35,7 @@ export function isInside(parent: string, child: string): boolean {
 }
 
 /** Resolves roots with `realpath`; fails fast with a message naming the missing directory. */
-export async function resolveRoots(
-  specs: { name: RootName; path: string; writable: boolean }[],
-): Promise<Root[]> {
+export async function resolveRoots(specs: { name: RootName; path: string; writable: boolean }[]): Promise<Root[]> {
   return Promise.all(
     specs.map(async (spec) => {
       const configured = path.resolve(spec.path);
@@ -162,10 +160,7 @@ export class PathPolicy {
       try {
         real = await realpath(candidate);
       } catch {
-        throw new FsError(
-          "not_found",
-          `${display} is a symbolic link whose target does not exist (dangling link).`,
-        );
+        throw new FsError("not_found", `${display} is a symbolic link whose target does not exist (dangling link).`);
       }
       if (!isInside(root.real, real)) throw this.outside(input, true);
       const target = await stat(real).catch((err: unknown) => {
@@ -188,7 +183,10 @@ export class PathPolicy {
   async resolveExisting(input: string): Promise<ResolvedPath & { stats: Stats }> {
     const resolved = await this.resolve(input, "read");
     if (!resolved.stats) {
-      throw new FsError("not_found", `${resolved.display} does not exist. Use fs_search_files or fs_list_directory to find the right path.`);
+      throw new FsError(
+        "not_found",
+        `${resolved.display} does not exist. Use fs_search_files or fs_list_directory to find the right path.`,
+      );
     }
     return resolved as ResolvedPath & { stats: Stats };
   }
@@ -212,7 +210,9 @@ export class PathPolicy {
   }
 
   private outside(input: string, viaLink = false): FsError {
-    const roots = this.roots.map((r) => (r.name === ROOT.project ? "project_root (relative paths)" : `${r.name}/`)).join(" and ");
+    const roots = this.roots
+      .map((r) => (r.name === ROOT.project ? "project_root (relative paths)" : `${r.name}/`))
+      .join(" and ");
     const why = viaLink ? " (it resolves through a symbolic link to a place outside the roots)" : "";
     return new FsError(
       "outside_root",

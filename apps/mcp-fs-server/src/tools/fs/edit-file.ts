@@ -30,7 +30,8 @@ export function registerEditFile(server: McpServer, ctx: ToolContext): void {
     },
     async (args) => {
       const file = await ctx.policy.resolve(args.path, args.dryRun ? "read" : "write");
-      if (!file.stats) throw new FsError("not_found", `${file.display} does not exist. Use fs_write_file to create it.`);
+      if (!file.stats)
+        throw new FsError("not_found", `${file.display} does not exist. Use fs_write_file to create it.`);
       if (file.stats.isDirectory()) throw new FsError("is_directory", `${file.display} is a directory.`);
       if (file.stats.size > MAX_EDIT_BYTES) {
         throw new FsError("too_large", `${file.display} is larger than 10 MB; edit it with fs_write_file instead.`);
@@ -54,17 +55,27 @@ export function registerEditFile(server: McpServer, ctx: ToolContext): void {
 }
 
 /** Applies edits in order; throws no_match / ambiguous_match without touching anything. */
-export function applyEdits(text: string, edits: EditFileInput["edits"], display: string): { after: string; replacements: number } {
+export function applyEdits(
+  text: string,
+  edits: EditFileInput["edits"],
+  display: string,
+): { after: string; replacements: number } {
   let out = text;
   let replacements = 0;
   edits.forEach((edit, i) => {
     const count = countOccurrences(out, edit.oldText);
     const which = edits.length > 1 ? `Edit ${i + 1}: ` : "";
     if (count === 0) {
-      throw new FsError("no_match", `${which}oldText was not found in ${display}. Read the file and copy the exact text, including whitespace.`);
+      throw new FsError(
+        "no_match",
+        `${which}oldText was not found in ${display}. Read the file and copy the exact text, including whitespace.`,
+      );
     }
     if (count > 1 && !edit.replaceAll) {
-      throw new FsError("ambiguous_match", `${which}oldText occurs ${count} times in ${display}. Include more surrounding text to make it unique, or set replaceAll: true.`);
+      throw new FsError(
+        "ambiguous_match",
+        `${which}oldText occurs ${count} times in ${display}. Include more surrounding text to make it unique, or set replaceAll: true.`,
+      );
     }
     out = edit.replaceAll ? out.split(edit.oldText).join(edit.newText) : out.replace(edit.oldText, () => edit.newText);
     replacements += edit.replaceAll ? count : 1;

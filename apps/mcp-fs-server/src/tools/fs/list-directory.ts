@@ -60,7 +60,11 @@ export function registerListDirectory(server: McpServer, ctx: ToolContext): void
       );
       entries.sort((a, b) => a.path.localeCompare(b.path));
       const lines = entries.map((e) =>
-        e.type === "directory" ? `${e.path}/` : e.size !== undefined ? `${e.path} (${formatBytes(e.size)})` : `${e.path} [${e.type}]`,
+        e.type === "directory"
+          ? `${e.path}/`
+          : e.size !== undefined
+            ? `${e.path} (${formatBytes(e.size)})`
+            : `${e.path} [${e.type}]`,
       );
       const header = `${dir.display}: ${entries.length} entr${entries.length === 1 ? "y" : "ies"}${truncated ? " (truncated; raise limit or narrow the path)" : ""}`;
       return {
@@ -70,4 +74,3 @@ export function registerListDirectory(server: McpServer, ctx: ToolContext): void
     },
   );
 }
-

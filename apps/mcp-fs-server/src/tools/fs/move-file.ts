@@ -30,7 +30,10 @@ export function registerMoveFile(server: McpServer, ctx: ToolContext): void {
         throw new FsError("invalid_path", `Cannot move ${src.display} into itself (${dst.display}).`);
       }
       if (dst.stats && (dst.stats.isDirectory() || !args.overwrite)) {
-        throw new FsError("exists", `${dst.display} already exists.${dst.stats.isDirectory() ? "" : " Pass overwrite: true to replace it."}`);
+        throw new FsError(
+          "exists",
+          `${dst.display} already exists.${dst.stats.isDirectory() ? "" : " Pass overwrite: true to replace it."}`,
+        );
       }
       try {
         await mkdir(path.dirname(dst.abs), { recursive: true });

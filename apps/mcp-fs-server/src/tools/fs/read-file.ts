@@ -80,7 +80,11 @@ export function registerReadFile(server: McpServer, ctx: ToolContext): void {
             extra: [
               {
                 type: "resource",
-                resource: { uri: `file://${encodeURI(file.abs)}`, mimeType: mime, blob: Buffer.from(page).toString("base64") },
+                resource: {
+                  uri: `file://${encodeURI(file.abs)}`,
+                  mimeType: mime,
+                  blob: Buffer.from(page).toString("base64"),
+                },
               },
             ],
           };
@@ -90,7 +94,12 @@ export function registerReadFile(server: McpServer, ctx: ToolContext): void {
         const end = offset + consumed;
         const truncated = end < size;
         const note = truncated
-          ? [{ type: "text" as const, text: `[truncated: bytes ${offset}–${end} of ${size}; call fs_read_file again with offset=${end} to continue]` }]
+          ? [
+              {
+                type: "text" as const,
+                text: `[truncated: bytes ${offset}–${end} of ${size}; call fs_read_file again with offset=${end} to continue]`,
+              },
+            ]
           : [];
         return {
           structured: {
@@ -110,7 +119,11 @@ export function registerReadFile(server: McpServer, ctx: ToolContext): void {
   );
 }
 
-async function readAt(handle: import("node:fs/promises").FileHandle, position: number, length: number): Promise<Uint8Array> {
+async function readAt(
+  handle: import("node:fs/promises").FileHandle,
+  position: number,
+  length: number,
+): Promise<Uint8Array> {
   const buf = Buffer.allocUnsafe(length);
   let filled = 0;
   while (filled < length) {

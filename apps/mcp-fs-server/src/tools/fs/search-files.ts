@@ -1,7 +1,14 @@
 import { open } from "node:fs/promises";
 import type { McpServer } from "@modelcontextprotocol/server";
 import picomatch from "picomatch";
-import { ROOT, searchFilesInput, searchFilesOutput, TOOL, type SearchFilesInput, type SearchMatch } from "@textide/shared";
+import {
+  ROOT,
+  searchFilesInput,
+  searchFilesOutput,
+  TOOL,
+  type SearchFilesInput,
+  type SearchMatch,
+} from "@textide/shared";
 import { FsError, type ResolvedPath, type Root } from "@textide/shared/node";
 import { walk, type WalkEntry } from "../../fs/walk.js";
 import { detectEncoding } from "../../fs/text-decode.js";
@@ -68,7 +75,12 @@ export function registerSearchFiles(server: McpServer, ctx: ToolContext): void {
         m.type === "directory" ? `${m.path}/` : m.path,
         ...(m.lines ?? []).map((l) => `  ${l.line}: ${l.text}`),
       ]);
-      const what = [args.query && `name ${JSON.stringify(args.query)}`, args.content && `content ${JSON.stringify(args.content)}`].filter(Boolean).join(" and ");
+      const what = [
+        args.query && `name ${JSON.stringify(args.query)}`,
+        args.content && `content ${JSON.stringify(args.content)}`,
+      ]
+        .filter(Boolean)
+        .join(" and ");
       const header =
         matches.length === 0
           ? `No files match ${what} (${scanned} entries scanned). Try a shorter name, a glob like *.csv, or fs_list_directory.`
@@ -81,12 +93,15 @@ export function registerSearchFiles(server: McpServer, ctx: ToolContext): void {
 async function searchStarts(ctx: ToolContext, args: SearchFilesInput): Promise<ResolvedPath[]> {
   if (args.path !== "." && args.path !== "") {
     const dir = await ctx.policy.resolveExisting(args.path);
-    if (!dir.stats.isDirectory()) throw new FsError("not_a_directory", `${dir.display} is a file, not a folder to search in.`);
+    if (!dir.stats.isDirectory())
+      throw new FsError("not_a_directory", `${dir.display} is a file, not a folder to search in.`);
     return [dir];
   }
   const names = args.root === "all" ? [ROOT.project, ROOT.assets] : [args.root];
   return Promise.all(
-    ctx.policy.roots.filter((r) => names.includes(r.name)).map((r) => ctx.policy.resolve(r.name === ROOT.project ? "." : r.name, "read")),
+    ctx.policy.roots
+      .filter((r) => names.includes(r.name))
+      .map((r) => ctx.policy.resolve(r.name === ROOT.project ? "." : r.name, "read")),
   );
 }
 
@@ -148,11 +163,11 @@ async function grepFile(abs: string, needle: string): Promise<{ line: number; te
     const lines = text.split(/\r?\n/);
     for (let i = 0; i < lines.length && out.length < MAX_LINES_PER_FILE; i++) {
       const line = lines[i]!;
-      if (line.toLowerCase().includes(needle)) out.push({ line: i + 1, text: line.length > 200 ? `${line.slice(0, 200)}…` : line });
+      if (line.toLowerCase().includes(needle))
+        out.push({ line: i + 1, text: line.length > 200 ? `${line.slice(0, 200)}…` : line });
     }
     return out;
   } finally {
     await handle.close();
   }
 }
-

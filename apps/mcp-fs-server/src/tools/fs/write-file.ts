@@ -27,11 +27,17 @@ export function registerWriteFile(server: McpServer, ctx: ToolContext): void {
     async (args) => {
       const file = await ctx.policy.resolve(args.path, "write");
       if (args.mode === "create" && file.stats) {
-        throw new FsError("exists", `${file.display} already exists. Use mode=overwrite to replace it, or pick another name.`);
+        throw new FsError(
+          "exists",
+          `${file.display} already exists. Use mode=overwrite to replace it, or pick another name.`,
+        );
       }
       await checkEtag(file, args.expectedEtag);
       const data = args.encoding === "base64" ? Buffer.from(args.content, "base64") : Buffer.from(args.content, "utf8");
-      const etag = await writeResolved(file, data, { exclusive: args.mode === "create", createParents: args.createParents });
+      const etag = await writeResolved(file, data, {
+        exclusive: args.mode === "create",
+        createParents: args.createParents,
+      });
       const created = !file.stats;
       return {
         structured: { root: file.root.name, path: file.display, bytes: data.byteLength, etag, created },

@@ -35,7 +35,10 @@ export function createIdeClient(baseUrl: string | undefined, token: string | und
       }
       if (!res.ok) {
         const detail = (await res.text().catch(() => "")).slice(0, 200);
-        throw new FsError("unavailable", `The IDE refused to open the file (HTTP ${res.status}${detail ? `: ${detail}` : ""}).`);
+        throw new FsError(
+          "unavailable",
+          `The IDE refused to open the file (HTTP ${res.status}${detail ? `: ${detail}` : ""}).`,
+        );
       }
       const body = (await res.json().catch(() => ({}))) as { clients?: unknown };
       return typeof body.clients === "number" ? body.clients : 0;

@@ -22,7 +22,8 @@ export function registerOpenFile(server: McpServer, ctx: ToolContext): void {
     },
     async (args) => {
       const file = await ctx.policy.resolveExisting(args.path);
-      if (file.stats.isDirectory()) throw new FsError("is_directory", `${file.display} is a folder; open a file inside it.`);
+      if (file.stats.isDirectory())
+        throw new FsError("is_directory", `${file.display} is a folder; open a file inside it.`);
       const clients = await ctx.ide.openFile(file.display, args.line);
       return {
         structured: { path: file.display, root: file.root.name, clients },
