@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import chardet from "chardet";
 
 /** How a file's bytes should be presented: decoded text, or binary (base64). */
@@ -5,6 +6,7 @@ export type Encoding = { kind: "text"; label: string; unit: 1 | 2 } | { kind: "b
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 const MIN_CONFIDENCE = 50;
+const UTF8 = new TextDecoder("utf-8");
 
 /**
  * Decides the encoding from the first bytes of a file: BOMs, then strict UTF-8, then NUL bytes
@@ -14,7 +16,7 @@ export function detectEncoding(head: Uint8Array): Encoding {
   if (head.length >= 3 && UTF8_BOM.every((b, i) => head[i] === b)) return { kind: "text", label: "utf-8", unit: 1 };
   if (head.length >= 2 && head[0] === 0xff && head[1] === 0xfe) return { kind: "text", label: "utf-16le", unit: 2 };
   if (head.length >= 2 && head[0] === 0xfe && head[1] === 0xff) return { kind: "text", label: "utf-16be", unit: 2 };
-  if (isUtf8(head)) return { kind: "text", label: "utf-8", unit: 1 };
+  if (isValidUtf8Text(head)) return { kind: "text", label: "utf-8", unit: 1 };
   if (head.includes(0)) return { kind: "binary" };
   // Short samples give chardet weak, arbitrary guesses; below this confidence the most common
   // legacy encoding (windows-1252, a superset of Latin-1) is the better bet.
@@ -24,15 +26,10 @@ export function detectEncoding(head: Uint8Array): Encoding {
   return { kind: "text", label: "windows-1252", unit: 1 };
 }
 
-function isUtf8(bytes: Uint8Array): boolean {
+function isValidUtf8Text(bytes: Uint8Array): boolean {
   // A page may end inside a multi-byte character: accept up to 3 trailing bytes of one.
-  const end = utf8SafeEnd(bytes, bytes.length);
-  try {
-    new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, end));
-    return !bytes.subarray(0, end).includes(0);
-  } catch {
-    return false;
-  }
+  const body = bytes.subarray(0, utf8SafeEnd(bytes, bytes.length));
+  return isUtf8(body) && !body.includes(0);
 }
 
 function isDecodable(label: string): boolean {
@@ -69,6 +66,9 @@ export function decodePage(
     if (enc.label === "utf-8") end = utf8SafeEnd(bytes, bytes.length);
     else if (enc.unit === 2) end -= end % 2;
   }
-  const text = new TextDecoder(enc.label).decode(bytes.subarray(0, end));
+  const text =
+    enc.label === "utf-8"
+      ? UTF8.decode(bytes.subarray(0, end))
+      : new TextDecoder(enc.label).decode(bytes.subarray(0, end));
   return { text, consumed: end };
 }

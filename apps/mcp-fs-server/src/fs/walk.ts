@@ -1,16 +1,18 @@
-import type { Dirent } from "node:fs";
-import { opendir, realpath, stat } from "node:fs/promises";
+import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { isInside } from "@textide/shared/node";
 
 export interface WalkEntry {
-  /** Absolute path as walked (inside the root's real path). */
-  abs: string;
+  /** Directory the entry is in (absolute, inside the root's real path). */
+  dir: string;
   name: string;
   type: "file" | "directory" | "symlink" | "other";
   /** For symlinks that were followed: what the target is. */
   targetType?: "file" | "directory";
 }
+
+/** Absolute path of an entry; computed on demand because most entries are only name-tested. */
+export const entryPath = (e: WalkEntry): string => path.join(e.dir, e.name);
 
 export interface WalkOptions {
   rootReal: string;
@@ -18,7 +20,6 @@ export interface WalkOptions {
   skipDirs: ReadonlySet<string>;
   maxDepth?: number;
   concurrency?: number;
-  signal?: AbortSignal;
 }
 
 /**
@@ -38,56 +39,55 @@ export async function walk(
   let stopped = false;
 
   const handleDir = async (dir: string, depth: number): Promise<void> => {
-    let handle;
-    try {
-      handle = await opendir(dir, { bufferSize: 256 });
-    } catch {
-      return; // Unreadable directory: skip it, as `rg` does.
-    }
-    for await (const dirent of handle) {
-      if (stopped) break;
+    // Unreadable directories are skipped, as `rg` does.
+    const dirents = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    const descend = opts.maxDepth === undefined || depth < opts.maxDepth;
+    for (const d of dirents) {
+      if (stopped) return;
       seen++;
-      const entry = await toEntry(dir, dirent, opts.rootReal);
-      if (!entry) continue;
+      let entry: WalkEntry;
+      if (d.isFile()) entry = { dir, name: d.name, type: "file" };
+      else if (d.isDirectory()) entry = { dir, name: d.name, type: "directory" };
+      else if (d.isSymbolicLink()) {
+        const followed = await followLink(path.join(dir, d.name), opts.rootReal);
+        if (!followed) continue;
+        entry = { dir, name: d.name, type: "symlink", targetType: followed.type };
+        if (followed.type === "directory" && descend && !opts.skipDirs.has(d.name) && !visited.has(followed.real)) {
+          visited.add(followed.real); // symlink cycles end here
+          queue.push({ dir: followed.real, depth: depth + 1 });
+        }
+      } else entry = { dir, name: d.name, type: "other" };
       if (visit(entry, depth) === false) {
         stopped = true;
-        break;
+        return;
       }
-      const isDir = entry.type === "directory" || entry.targetType === "directory";
-      if (!isDir || opts.skipDirs.has(dirent.name)) continue;
-      if (opts.maxDepth !== undefined && depth >= opts.maxDepth) continue;
-      const real = entry.type === "symlink" ? await realpath(entry.abs).catch(() => undefined) : entry.abs;
-      if (real === undefined || visited.has(real)) continue; // symlink cycles
-      visited.add(real);
-      queue.push({ dir: real, depth: depth + 1 });
+      if (entry.type === "directory" && descend && !opts.skipDirs.has(d.name)) {
+        queue.push({ dir: path.join(dir, d.name), depth: depth + 1 });
+      }
     }
   };
 
-  const workers: Promise<void>[] = [];
   const inFlight = new Set<Promise<void>>();
   while (!stopped && (queue.length > 0 || inFlight.size > 0)) {
-    if (opts.signal?.aborted) break;
     while (queue.length > 0 && inFlight.size < concurrency) {
       const next = queue.shift()!;
       const p: Promise<void> = handleDir(next.dir, next.depth).finally(() => inFlight.delete(p));
       inFlight.add(p);
-      workers.push(p);
     }
     if (inFlight.size > 0) await Promise.race(inFlight);
   }
-  await Promise.allSettled(workers);
+  await Promise.allSettled(inFlight);
   return seen;
 }
 
-async function toEntry(dir: string, dirent: Dirent, rootReal: string): Promise<WalkEntry | undefined> {
-  const abs = path.join(dir, dirent.name);
-  if (dirent.isFile()) return { abs, name: dirent.name, type: "file" };
-  if (dirent.isDirectory()) return { abs, name: dirent.name, type: "directory" };
-  if (!dirent.isSymbolicLink()) return { abs, name: dirent.name, type: "other" };
-  // Security: a link is followed only when its target stays inside the root.
+/** Security: a link is followed only when its target stays inside the root. */
+async function followLink(
+  abs: string,
+  rootReal: string,
+): Promise<{ real: string; type: "file" | "directory" } | undefined> {
   const real = await realpath(abs).catch(() => undefined);
   if (real === undefined || !isInside(rootReal, real)) return undefined;
   const s = await stat(real).catch(() => undefined);
   if (!s || !(s.isFile() || s.isDirectory())) return undefined;
-  return { abs, name: dirent.name, type: "symlink", targetType: s.isDirectory() ? "directory" : "file" };
+  return { real, type: s.isDirectory() ? "directory" : "file" };
 }

@@ -11,7 +11,7 @@ import { ROOT } from "@textide/shared";
 import { isFsError, type PathPolicy, type Root } from "@textide/shared/node";
 import { isKnownBinaryMime, mimeOf } from "../fs/mime.js";
 import { detectEncoding } from "../fs/text-decode.js";
-import { walk } from "../fs/walk.js";
+import { entryPath, walk } from "../fs/walk.js";
 
 const MAX_RESOURCE_BYTES = 1024 * 1024;
 const MAX_LISTED = 1000;
@@ -69,7 +69,7 @@ async function listFiles(root: Root): Promise<{ rel: string }[]> {
   await walk(root.real, { rootReal: root.real, skipDirs: new Set([".git", "node_modules"]) }, (e) => {
     if (e.type === "file" || e.targetType === "file")
       out.push({
-        rel: e.abs
+        rel: entryPath(e)
           .slice(root.real.length + 1)
           .split("\\")
           .join("/"),

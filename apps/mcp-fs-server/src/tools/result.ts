@@ -88,7 +88,9 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
 
-/** Argument summary for logs: long strings (file contents, code) become their length. */
+const SECRET_KEY = /token|secret|password|api[-_]?key|authorization/i;
+
+/** Argument summary for logs: long strings (file contents, code) become their length; secrets are redacted. */
 export function summarizeArgs(args: unknown): unknown {
   if (typeof args === "string") return args.length > 200 ? `<${args.length} chars>` : args;
   if (Array.isArray(args)) return args.length > 20 ? `<${args.length} items>` : args.map(summarizeArgs);
@@ -96,7 +98,11 @@ export function summarizeArgs(args: unknown): unknown {
     return Object.fromEntries(
       Object.entries(args).map(([k, v]) => [
         k,
-        k === "content" && typeof v === "string" ? `<${v.length} chars>` : summarizeArgs(v),
+        SECRET_KEY.test(k)
+          ? "[redacted]"
+          : k === "content" && typeof v === "string"
+            ? `<${v.length} chars>`
+            : summarizeArgs(v),
       ]),
     );
   }

@@ -1,5 +1,5 @@
-import { lstat, realpath, stat } from "node:fs/promises";
-import type { Stats } from "node:fs";
+import { lstatSync, realpathSync, statSync, type Stats } from "node:fs";
+import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { ROOT, type RootName } from "../tool-names.js";
 import { FsError, fromNodeError } from "./fs-error.js";
@@ -120,10 +120,14 @@ export class PathPolicy {
   }
 
   /**
+   * Metadata calls are synchronous on purpose: on a local disk an lstat/realpath takes a few µs,
+   * less than one thread-pool round trip of the async API, and the policy runs on every call.
+   *
    * Accepts a path only if it (after resolving symlinks, or its nearest existing ancestor's for a
    * new file) stays inside the same root. Rejects device files, FIFOs and sockets; for writes,
    * rejects a symlink at the final component and read-only roots.
    */
+  // eslint-disable-next-line @typescript-eslint/require-await -- async by contract: callers get rejections, and the I/O may become async again for remote file systems.
   async resolve(input: string, intent: PathIntent = "read"): Promise<ResolvedPath> {
     const { root, candidate } = this.locate(input);
     if (intent !== "read" && !root.writable) {
@@ -132,7 +136,7 @@ export class PathPolicy {
     const display = this.display(root, candidate);
     let stats: Stats | undefined;
     try {
-      stats = await lstat(candidate);
+      stats = lstatSync(candidate);
     } catch (err) {
       const fsErr = fromNodeError(err, display);
       if (fsErr.code !== "not_found" && fsErr.code !== "not_a_directory") throw fsErr;
@@ -140,10 +144,8 @@ export class PathPolicy {
 
     if (stats === undefined) {
       // A new file: the nearest existing ancestor decides containment.
-      const ancestor = await this.nearestExistingAncestor(candidate, root);
-      const realAncestor = await realpath(ancestor).catch((err: unknown) => {
-        throw fromNodeError(err, display);
-      });
+      const ancestor = this.nearestExistingAncestor(candidate, root);
+      const realAncestor = tryFs(() => realpathSync.native(ancestor), display);
       if (!isInside(root.real, realAncestor)) throw this.outside(input, true);
       const abs = path.join(realAncestor, path.relative(ancestor, candidate));
       return { root, abs, display, stats: undefined };
@@ -158,22 +160,18 @@ export class PathPolicy {
       }
       let real: string;
       try {
-        real = await realpath(candidate);
+        real = realpathSync.native(candidate);
       } catch {
         throw new FsError("not_found", `${display} is a symbolic link whose target does not exist (dangling link).`);
       }
       if (!isInside(root.real, real)) throw this.outside(input, true);
-      const target = await stat(real).catch((err: unknown) => {
-        throw fromNodeError(err, display);
-      });
+      const target = tryFs(() => statSync(real), display);
       assertRegularOrDir(target, display);
       return { root, abs: real, display, stats: target };
     }
 
     // Symlinked directories above the final component are resolved here.
-    const real = await realpath(candidate).catch((err: unknown) => {
-      throw fromNodeError(err, display);
-    });
+    const real = tryFs(() => realpathSync.native(candidate), display);
     if (!isInside(root.real, real)) throw this.outside(input, true);
     assertRegularOrDir(stats, display);
     return { root, abs: real, display, stats };
@@ -191,11 +189,11 @@ export class PathPolicy {
     return resolved as ResolvedPath & { stats: Stats };
   }
 
-  private async nearestExistingAncestor(candidate: string, root: Root): Promise<string> {
+  private nearestExistingAncestor(candidate: string, root: Root): string {
     let dir = path.dirname(candidate);
     while (isInside(root.real, dir) && dir !== root.real) {
       try {
-        const s = await lstat(dir);
+        const s = lstatSync(dir);
         if (!s.isDirectory() && !s.isSymbolicLink()) {
           throw new FsError("not_a_directory", `${this.display(root, dir)} is a file, not a directory.`);
         }
@@ -219,6 +217,15 @@ export class PathPolicy {
       `Access denied: ${JSON.stringify(input)} is outside the allowed roots${why}. Allowed: ${roots}. ` +
         "Use fs_list_directory on `.` to see what exists.",
     );
+  }
+}
+
+/** Runs a synchronous fs call, mapping Node errors to FsError. */
+function tryFs<T>(fn: () => T, display: string): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw fromNodeError(err, display);
   }
 }
 

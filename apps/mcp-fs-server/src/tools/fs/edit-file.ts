@@ -1,6 +1,5 @@
 import { readFile } from "node:fs/promises";
 import type { McpServer } from "@modelcontextprotocol/server";
-import { createTwoFilesPatch } from "diff";
 import { editFileInput, editFileOutput, TOOL, type EditFileInput } from "@textide/shared";
 import { FsError, fromNodeError } from "@textide/shared/node";
 import { etagOf } from "../../fs/etag.js";
@@ -41,6 +40,8 @@ export function registerEditFile(server: McpServer, ctx: ToolContext): void {
         throw fromNodeError(err, file.display);
       });
       const { after, replacements } = applyEdits(before, args.edits, file.display);
+      // Loaded on first edit: most sessions never edit, and it is not needed at start.
+      const { createTwoFilesPatch } = await import("diff");
       const diff = createTwoFilesPatch(file.display, file.display, before, after, "original", "modified");
       let etag = await etagOf(file.abs);
       if (!args.dryRun && after !== before) {

@@ -1,8 +1,8 @@
-import { open } from "node:fs/promises";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { readFileInput, readFileOutput, TOOL } from "@textide/shared";
 import { FsError, fromNodeError } from "@textide/shared/node";
-import { etagOf } from "../../fs/etag.js";
+import { etagFromStats } from "../../fs/etag.js";
 import { isImageMime, isKnownBinaryMime, mimeOf } from "../../fs/mime.js";
 import { decodePage, detectEncoding, type Encoding } from "../../fs/text-decode.js";
 import type { ToolContext } from "../context.js";
@@ -36,100 +36,129 @@ export function registerReadFile(server: McpServer, ctx: ToolContext): void {
       if (file.stats.isDirectory()) {
         throw new FsError("is_directory", `${file.display} is a directory. Use fs_list_directory to see its entries.`);
       }
-      const handle = await open(file.abs, "r").catch((err: unknown) => {
-        throw fromNodeError(err, file.display);
-      });
-      try {
-        const { size } = await handle.stat();
-        const etag = await etagOf(file.abs);
-        const mime = mimeOf(file.abs);
-        const offset = Math.min(args.offset, size);
-        const base = { root: file.root.name, path: file.display, mime, size, etag, offset };
+      const mime = mimeOf(file.abs);
+      const isImage = isImageMime(mime) && mime !== "image/svg+xml";
+      // An image is returned whole or not at all, so it is always read from the start.
+      const page = readPage(file.abs, file.display, isImage ? 0 : args.offset, args.maxBytes);
+      const { size, offset, bytes } = page;
+      const base = { root: file.root.name, path: file.display, mime, size, etag: page.etag, offset };
 
-        if (isImageMime(mime) && mime !== "image/svg+xml") {
-          if (size > args.maxBytes) {
-            throw new FsError(
-              "too_large",
-              `${file.display} is an image of ${formatBytes(size)}, larger than maxBytes (${formatBytes(args.maxBytes)}); raise maxBytes up to 1 MB or use fs_get_file_info.`,
-            );
-          }
-          const data = await readAt(handle, 0, size);
-          return {
-            structured: { ...base, offset: 0, encoding: "base64", bytesRead: size, truncated: false },
-            text: `${file.display}: ${mime} image, ${formatBytes(size)} (shown as image content).`,
-            extra: [{ type: "image", data: Buffer.from(data).toString("base64"), mimeType: mime }],
-          };
+      if (isImage) {
+        if (size > args.maxBytes) {
+          throw new FsError(
+            "too_large",
+            `${file.display} is an image of ${formatBytes(size)}, larger than maxBytes (${formatBytes(args.maxBytes)}); raise maxBytes up to 1 MB or use fs_get_file_info.`,
+          );
         }
+        return {
+          structured: { ...base, offset: 0, encoding: "base64", bytesRead: size, truncated: false },
+          text: `${file.display}: ${mime} image, ${formatBytes(size)} (shown as image content).`,
+          extra: [{ type: "image", data: Buffer.from(bytes).toString("base64"), mimeType: mime }],
+        };
+      }
 
-        const head = await readAt(handle, 0, Math.min(size, SNIFF_BYTES));
-        const encoding: Encoding = isKnownBinaryMime(mime) ? { kind: "binary" } : detectEncoding(head);
-        const page = await readAt(handle, offset, Math.min(args.maxBytes, size - offset));
-        const atEof = offset + page.length >= size;
+      const encoding: Encoding = isKnownBinaryMime(mime) ? { kind: "binary" } : detectEncoding(page.head);
+      const atEof = offset + bytes.length >= size;
 
-        if (encoding.kind === "binary") {
-          const truncated = !atEof;
-          return {
-            structured: {
-              ...base,
-              encoding: "base64",
-              bytesRead: page.length,
-              truncated,
-              ...(truncated ? { nextOffset: offset + page.length } : {}),
-            },
-            text: `${file.display}: binary ${mime}, ${formatBytes(size)}; bytes ${offset}–${offset + page.length} attached as a base64 resource.${truncated ? ` Call again with offset=${offset + page.length} for more.` : ""}`,
-            extra: [
-              {
-                type: "resource",
-                resource: {
-                  uri: `file://${encodeURI(file.abs)}`,
-                  mimeType: mime,
-                  blob: Buffer.from(page).toString("base64"),
-                },
-              },
-            ],
-          };
-        }
-
-        const { text, consumed } = decodePage(page, encoding, atEof);
-        const end = offset + consumed;
-        const truncated = end < size;
-        const note = truncated
-          ? [
-              {
-                type: "text" as const,
-                text: `[truncated: bytes ${offset}–${end} of ${size}; call fs_read_file again with offset=${end} to continue]`,
-              },
-            ]
-          : [];
+      if (encoding.kind === "binary") {
+        const truncated = !atEof;
+        const end = offset + bytes.length;
         return {
           structured: {
             ...base,
-            encoding: encoding.label,
-            bytesRead: consumed,
+            encoding: "base64",
+            bytesRead: bytes.length,
             truncated,
             ...(truncated ? { nextOffset: end } : {}),
           },
-          text,
-          extra: note,
+          text: `${file.display}: binary ${mime}, ${formatBytes(size)}; bytes ${offset}–${end} attached as a base64 resource.${truncated ? ` Call again with offset=${end} for more.` : ""}`,
+          extra: [
+            {
+              type: "resource",
+              resource: {
+                uri: `file://${encodeURI(file.abs)}`,
+                mimeType: mime,
+                blob: Buffer.from(bytes).toString("base64"),
+              },
+            },
+          ],
         };
-      } finally {
-        await handle.close();
       }
+
+      const { text, consumed } = decodePage(bytes, encoding, atEof);
+      const end = offset + consumed;
+      const truncated = end < size;
+      const note = truncated
+        ? [
+            {
+              type: "text" as const,
+              text: `[truncated: bytes ${offset}–${end} of ${size}; call fs_read_file again with offset=${end} to continue]`,
+            },
+          ]
+        : [];
+      return {
+        structured: {
+          ...base,
+          encoding: encoding.label,
+          bytesRead: consumed,
+          truncated,
+          ...(truncated ? { nextOffset: end } : {}),
+        },
+        text,
+        extra: note,
+      };
     },
   );
 }
 
-async function readAt(
-  handle: import("node:fs/promises").FileHandle,
-  position: number,
-  length: number,
-): Promise<Uint8Array> {
+interface Page {
+  size: number;
+  etag: string;
+  offset: number;
+  bytes: Uint8Array;
+  /** The first bytes of the file, for encoding detection (the page itself when it starts at 0). */
+  head: Uint8Array;
+}
+
+/**
+ * One open, one fstat (size and etag), usually one read. Synchronous: a page is at most 1 MiB
+ * from local disk, cheaper than the thread-pool round trips of five async calls.
+ */
+function readPage(abs: string, display: string, wantOffset: number, maxBytes: number): Page {
+  let fd: number;
+  try {
+    fd = openSync(abs, "r");
+  } catch (err) {
+    throw fromNodeError(err, display);
+  }
+  try {
+    const st = fstatSync(fd, { bigint: true });
+    const size = Number(st.size);
+    const offset = Math.min(wantOffset, size);
+    const bytes = readAt(fd, offset, Math.min(maxBytes, size - offset));
+    const head =
+      offset === 0 && (bytes.length >= SNIFF_BYTES || bytes.length === size)
+        ? bytes
+        : readAt(fd, 0, Math.min(size, SNIFF_BYTES));
+    return {
+      size,
+      etag: etagFromStats(st),
+      offset,
+      bytes,
+      head: head.subarray(0, SNIFF_BYTES),
+    };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readAt(fd: number, position: number, length: number): Uint8Array {
   const buf = Buffer.allocUnsafe(length);
   let filled = 0;
   while (filled < length) {
-    const { bytesRead } = await handle.read(buf, filled, length - filled, position + filled);
-    if (bytesRead === 0) break;
-    filled += bytesRead;
+    const n = readSync(fd, buf, filled, length - filled, position + filled);
+    if (n === 0) break;
+    filled += n;
   }
   return buf.subarray(0, filled);
 }

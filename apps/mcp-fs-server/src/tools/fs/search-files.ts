@@ -10,7 +10,7 @@ import {
   type SearchMatch,
 } from "@textide/shared";
 import { FsError, type ResolvedPath, type Root } from "@textide/shared/node";
-import { walk, type WalkEntry } from "../../fs/walk.js";
+import { entryPath, walk, type WalkEntry } from "../../fs/walk.js";
 import { detectEncoding } from "../../fs/text-decode.js";
 import type { ToolContext } from "../context.js";
 import { defineTool } from "../result.js";
@@ -53,14 +53,14 @@ export function registerSearchFiles(server: McpServer, ctx: ToolContext): void {
           start.abs,
           { rootReal: start.root.real, skipDirs: args.includeIgnored ? new Set() : SKIP_DIRS, concurrency: 16 },
           (e) => {
-            const display = ctx.policy.display(start.root, e.abs);
+            const display = () => ctx.policy.display(start.root, entryPath(e));
             if (!nameMatch(e.name, display)) return;
             if (args.content === undefined) {
               if (matches.length >= args.limit) {
                 truncated = true;
                 return false;
               }
-              matches.push({ path: display, root: start.root.name, type: e.type });
+              matches.push({ path: display(), root: start.root.name, type: e.type });
             } else if (e.type === "file" || e.targetType === "file") {
               candidates.push(e);
             }
@@ -105,17 +105,20 @@ async function searchStarts(ctx: ToolContext, args: SearchFilesInput): Promise<R
   );
 }
 
-/** Substring match on the name (or the path when the query has a `/`), or a glob. */
-export function nameMatcher(query: string | undefined): (name: string, display: string) => boolean {
+/**
+ * Substring match on the name (or the path when the query has a `/`), or a glob. The display
+ * path is a thunk: computing it for every entry of a large tree would dominate the search.
+ */
+export function nameMatcher(query: string | undefined): (name: string, display: () => string) => boolean {
   if (query === undefined || query === "") return () => true;
   if (/[*?[\]{}]/.test(query)) {
     const hasSlash = query.includes("/");
     const isMatch = picomatch(query, { nocase: true, dot: true, basename: !hasSlash });
-    return (name, display) => isMatch(hasSlash ? display : name);
+    return (name, display) => isMatch(hasSlash ? display() : name);
   }
   const needle = query.toLowerCase();
   return query.includes("/")
-    ? (_name, display) => display.toLowerCase().includes(needle)
+    ? (_name, display) => display().toLowerCase().includes(needle)
     : (name) => name.toLowerCase().includes(needle);
 }
 
@@ -133,13 +136,14 @@ async function grepFiles(
   const worker = async () => {
     while (next < files.length && !truncated) {
       const file = files[next++]!;
-      const lines = await grepFile(file.abs, needle);
+      const abs = entryPath(file);
+      const lines = await grepFile(abs, needle);
       if (lines.length === 0) continue;
       if (matches.length >= limit) {
         truncated = true;
         return;
       }
-      matches.push({ path: ctx.policy.display(root, file.abs), root: root.name, type: "file", lines });
+      matches.push({ path: ctx.policy.display(root, abs), root: root.name, type: "file", lines });
     }
   };
   await Promise.all(Array.from({ length: 8 }, worker));

@@ -1,0 +1,46 @@
+import { ConfigError, loadConfig } from "./config.js";
+import { createFsServer } from "./server.js";
+import { runStdio } from "./transports/stdio.js";
+
+/** The CLI: parse config, build the server, serve stdio or HTTP. */
+export async function main(): Promise<void> {
+  const config = loadConfig(process.argv.slice(2), process.env);
+  const fs = await createFsServer(config);
+  if (config.transport === "stdio") {
+    runStdio(fs);
+    return;
+  }
+  const { runHttp } = await import("./transports/http-server.js");
+  const http = await runHttp(fs, config);
+  // Human-facing connection help; under HTTP stdout is not a protocol channel.
+  process.stdout.write(
+    [
+      "",
+      `textide MCP server (Streamable HTTP) on ${http.url}`,
+      http.token ? `  Bearer token: ${http.token}` : "  Auth: none (--no-auth, loopback only)",
+      `  project_root:     ${fs.ctx.policy.project.real}`,
+      `  generated_assets: ${fs.ctx.policy.root("generated_assets").real}`,
+      "",
+      "Connect a client:",
+      `  npx @modelcontextprotocol/inspector --cli ${http.url} --transport http${http.token ? ` --header "Authorization: Bearer ${http.token}"` : ""} --method tools/list`,
+      `  Claude Code: claude mcp add --transport http textide ${http.url}${http.token ? ` --header "Authorization: Bearer ${http.token}"` : ""}`,
+      "",
+    ].join("\n") + "\n",
+  );
+  const stop = () => void http.close().finally(() => process.exit(0));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+export function exitOnStartupError(err: unknown): never {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(2);
+  }
+  const hint =
+    (err as NodeJS.ErrnoException).code === "EADDRINUSE"
+      ? " Another process uses that port: stop it, or pick another with --port / MCP_HTTP_PORT."
+      : "";
+  process.stderr.write(`mcp-fs-server failed to start: ${(err as Error).message}.${hint}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,98 @@
+// Spawns an MCP server over stdio with the SDK client, the way an MCP host does.
+import { readFileSync } from "node:fs";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { now } from "./timing.mjs";
+
+const STDERR_TAIL_BYTES = 8 * 1024;
+
+/**
+ * Starts `command args` and completes the MCP handshake. `initMs` runs from just before the
+ * spawn to the end of initialize, i.e. what a host waits for before the first tool call.
+ * Transport settings are left at the SDK defaults on purpose (see the 5 MiB read).
+ */
+export async function connectStdio({ command, args, label }) {
+  // stderr is piped and drained (not inherited) so server logs do not flood the bench
+  // output but the server still pays for writing them, as under a real host.
+  const transport = new StdioClientTransport({ command, args, stderr: "pipe" });
+  let stderr = "";
+  transport.stderr.on("data", (d) => {
+    stderr = (stderr + d).slice(-STDERR_TAIL_BYTES);
+  });
+  const client = new Client({ name: "textide-bench", version: "0.0.0" });
+  const state = { closed: false, error: undefined };
+  client.onclose = () => {
+    state.closed = true;
+  };
+  client.onerror = (err) => {
+    state.error = err;
+  };
+  const t0 = now();
+  await client.connect(transport);
+  const initMs = now() - t0;
+  const pid = transport.pid;
+
+  return {
+    label,
+    client,
+    pid,
+    initMs,
+    state,
+    stderrTail: () => stderr,
+    /** Calls a tool and throws on a tool error, so a broken workload cannot pass as fast. */
+    async call(name, args, options) {
+      const res = await client.callTool({ name, arguments: args }, options);
+      if (res.isError) {
+        const text = res.content?.map((c) => c.text ?? "").join(" ") ?? "";
+        throw new Error(`${label} ${name}(${JSON.stringify(args)}) failed: ${text.slice(0, 300)}`);
+      }
+      return res;
+    },
+    async close() {
+      await client.close().catch(() => {});
+    },
+  };
+}
+
+/** Fails early, with the list, when a server does not expose the tools the suite calls. */
+export async function assertTools(server, required) {
+  const { tools } = await server.client.listTools();
+  const names = tools.map((t) => t.name);
+  const missing = required.filter((r) => !names.includes(r));
+  if (missing.length > 0) {
+    throw new Error(`${server.label} lacks tools ${missing.join(", ")}; it has: ${names.join(", ")}`);
+  }
+  return names;
+}
+
+/** Peak resident set (VmHWM) of a live process in bytes, or undefined once it has exited. */
+export function peakRssBytes(pid) {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU time (user + system) a live process has used, in ms. /proc/<pid>/stat counts in
+ * USER_HZ ticks, 100 per second on every Linux ABI, so the resolution is 10 ms: measure
+ * over enough calls for that to vanish.
+ */
+export function cpuTimeMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Text of a tool result's text blocks, joined. */
+export function resultText(res) {
+  return (res.content ?? [])
+    .filter((c) => c.type === "text")
+    .map((c) => c.text)
+    .join("");
+}

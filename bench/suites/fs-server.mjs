@@ -1,0 +1,250 @@
+// fs-server: textide's MCP file server against the reference server-filesystem, on one
+// generated 21k-file tree, in the same run; ripgrep is the floor for name search.
+import { readFile, mkdir, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { connectStdio, assertTools, cpuTimeMs, peakRssBytes } from "../lib/mcp.mjs";
+import { textideAdapter, referenceAdapter } from "../lib/fs-adapters.mjs";
+import { ensureRipgrep } from "../lib/ripgrep.mjs";
+import { p50, p99 } from "../lib/stats.mjs";
+import { now, samplePool, sampleSequential, timeCommand, timed } from "../lib/timing.mjs";
+import { generateTree, BIG_DIR, BIG_DIR_ENTRIES, BIG_FILE, BIG_FILE_BYTES, NEEDLE } from "../lib/tree.mjs";
+
+export const name = "fs-server";
+export const description =
+  "textide's `apps/mcp-fs-server` (stdio) against the reference `@modelcontextprotocol/server-filesystem` " +
+  "(stdio), both driven by the SDK v2 client over the same generated tree (20 × 10 × 100 small text " +
+  "files, a 1,000-entry directory, a 5 MiB text file), one after the other in the same run.";
+
+const FULL = { spawns: 10, warmup: 200, seqReads: 500, poolReads: 2000, inFlight: 16, lists: 20, searches: 10, rg: 10 };
+const QUICK = { spawns: 3, warmup: 50, seqReads: 100, poolReads: 400, inFlight: 16, lists: 5, searches: 3, rg: 3 };
+const MiB = 1024 * 1024;
+
+export async function run(ctx) {
+  const n = ctx.quick ? QUICK : FULL;
+  const rgVersion = ensureRipgrep(ctx.log);
+  const tmp = await mkdtemp(path.join(os.tmpdir(), "textide-bench-"));
+  try {
+    const treeRoot = path.join(tmp, "tree");
+    const assetsRoot = path.join(tmp, "assets");
+    await Promise.all([mkdir(treeRoot), mkdir(assetsRoot)]);
+    const [genMs, tree] = await timed(() => generateTree(treeRoot));
+    ctx.log(`generated ${tree.fileCount.toLocaleString("en-US")} files in ${(genMs / 1000).toFixed(1)} s under ${tmp}`);
+
+    const servers = [textideAdapter(ctx.repoRoot, treeRoot, assetsRoot), referenceAdapter(treeRoot)];
+    for (const a of servers) {
+      const s = await connectStdio(a);
+      try {
+        const names = await assertTools(s, a.tools);
+        ctx.log(`${a.version}: ${names.length} tools (${names.join(", ")})`);
+      } finally {
+        await s.close();
+      }
+    }
+
+    // Spawns alternate between the servers so drift (thermal, cache) hits both alike.
+    const init = Object.fromEntries(servers.map((a) => [a.label, []]));
+    for (let i = 0; i < n.spawns; i++) {
+      for (const a of servers) {
+        const s = await connectStdio(a);
+        init[a.label].push(s.initMs);
+        await s.close();
+      }
+    }
+
+    const m = {};
+    for (const a of servers) m[a.label] = await workload(ctx, a, tree, n);
+    const bigFile = await readFile(path.join(treeRoot, BIG_FILE), "utf8");
+    for (const a of servers) m[a.label].big.ok = m[a.label].big.text === bigFile;
+
+    await timeCommand("rg", ["--files", "-g", `*${NEEDLE}*`, treeRoot]); // warm-up, not counted
+    const rgRuns = [];
+    for (let i = 0; i < n.rg; i++) rgRuns.push(await timeCommand("rg", ["--files", "-g", `*${NEEDLE}*`, treeRoot]));
+    const rgHits = rgRuns[0].stdout.split("\n").filter(Boolean).length;
+    const rgP50 = p50(rgRuns.map((r) => r.ms));
+
+    const t = m.textide;
+    const r = m.reference;
+    ctx.note(`Servers: ${servers.map((a) => a.version).join(" vs ")} (anchor); floor: ${rgVersion}.`);
+    ctx.note(
+      `Tree: ${tree.fileCount.toLocaleString("en-US")} files; name search for "${NEEDLE}" (textide \`query: "${NEEDLE}"\`, ` +
+        `reference \`pattern: "**/*${NEEDLE}*"\`, rg \`-g '*${NEEDLE}*'\`) hits: textide ${t.hits}, reference ${r.hits}, ` +
+        `rg ${rgHits}, generated ${tree.needleCount}.`,
+    );
+    ctx.note(`5 MiB read: textide ${describeBig(t.big)}; reference ${describeBig(r.big)}.`);
+    ctx.note(
+      "Latencies are per tools/call round trip as the client sees them; reads/s is calls ÷ wall time. " +
+        "Search and rg times include everything the caller waits for (rg: process spawn to exit).",
+    );
+
+    const ratio = (a, b) => a / b;
+    const rows = [
+      info(`spawn + initialize, p50 (n=${n.spawns})`, p50(init.textide), p50(init.reference), "ms"),
+      gate(
+        `small-file reads, sequential (n=${n.seqReads})`,
+        t.seqRate,
+        r.seqRate,
+        "reads/s",
+        "≥ 1× (≥ anchor)",
+        (x) => x >= 1,
+      ),
+      info("  latency p50", p50(t.seq), p50(r.seq), "ms"),
+      info("  latency p99", p99(t.seq), p99(r.seq), "ms"),
+      gate(
+        `small-file reads, ${n.inFlight} in flight (n=${n.poolReads})`,
+        t.poolRate,
+        r.poolRate,
+        "reads/s",
+        "≥ 1× (≥ anchor)",
+        (x) => x >= 1,
+      ),
+      info("  latency p50", p50(t.pool), p50(r.pool), "ms"),
+      info("  latency p99", p99(t.pool), p99(r.pool), "ms"),
+      info("  server CPU per read (user + sys)", t.cpuPerRead, r.cpuPerRead, "µs"),
+      info(
+        `list ${BIG_DIR_ENTRIES.toLocaleString("en-US")}-entry directory, p50 (n=${n.lists})`,
+        p50(t.list),
+        p50(r.list),
+        "ms",
+      ),
+      gate(
+        `name search, whole tree, p50 (n=${n.searches})`,
+        p50(t.search),
+        p50(r.search),
+        "ms",
+        "≤ 0.1× (≥ 10× faster)",
+        (x) => x <= 0.1,
+      ),
+      gate(
+        `name search vs floor — anchor here is rg --files, p50 (n=${n.rg})`,
+        p50(t.search),
+        rgP50,
+        "ms",
+        "≤ 2× rg",
+        (x) => x <= 2,
+      ),
+      {
+        metric: "name search hits (anchor = reference; rg must agree)",
+        textide: t.hits,
+        anchor: r.hits,
+        target: `equal (rg: ${rgHits})`,
+        pass: t.hits === r.hits && t.hits === rgHits && t.hits > 0,
+      },
+      {
+        metric: `read ${BIG_FILE_BYTES / MiB} MiB text file completely`,
+        textide: bigCell(t.big),
+        anchor: bigCell(r.big),
+        target: "complete, no connection loss",
+        pass: t.big.ok === true && !t.big.lost,
+      },
+      gate(
+        "peak RSS (VmHWM) after reads, listing, search",
+        t.rss / MiB,
+        r.rss / MiB,
+        "MiB",
+        "≤ 1× (≤ anchor)",
+        (x) => x <= 1,
+      ),
+      info(`  peak RSS incl. the ${BIG_FILE_BYTES / MiB} MiB read`, t.rssBig / MiB, r.rssBig / MiB, "MiB"),
+    ];
+    function info(metric, tv, av, unit) {
+      return { metric, textide: tv, anchor: av, unit, ratio: ratio(tv, av), pass: null };
+    }
+    function gate(metric, tv, av, unit, target, ok) {
+      const x = ratio(tv, av);
+      return { metric, textide: tv, anchor: av, unit, ratio: x, target, pass: ok(x) };
+    }
+    return rows;
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/** One session per server runs every steady-state measurement, then the 5 MiB read last. */
+async function workload(ctx, a, tree, n) {
+  const s = await connectStdio(a);
+  try {
+    // A fixed stride spreads reads over all directories; distinct files for seq and pool.
+    const file = (i) => tree.files[(i * 7919) % tree.files.length];
+    // Warm-up lets both servers' JITs settle, so the rates compare steady states; start-up
+    // cost is what the spawn row measures.
+    for (let i = 0; i < n.warmup; i++) await a.read(s, file(tree.files.length - 1 - i));
+
+    const t0 = now();
+    const seq = await sampleSequential(n.seqReads, (i) => a.read(s, file(i)));
+    const seqRate = n.seqReads / ((now() - t0) / 1000);
+    const cpu0 = cpuTimeMs(s.pid);
+    const pool = await samplePool(n.poolReads, n.inFlight, (i) => a.read(s, file(n.seqReads + i)));
+    const poolRate = n.poolReads / (pool.wallMs / 1000);
+    // Server CPU per call separates the server's own cost from the client and the pipe.
+    const cpuPerRead = ((cpuTimeMs(s.pid) - cpu0) / n.poolReads) * 1000;
+    ctx.log(
+      `${a.label}: ${seqRate.toFixed(0)} reads/s sequential, ${poolRate.toFixed(0)} reads/s with ${n.inFlight} in flight`,
+    );
+
+    const list = await sampleSequential(n.lists, async () => {
+      const count = await a.list(s, BIG_DIR);
+      if (count !== BIG_DIR_ENTRIES)
+        throw new Error(`${a.label}: listed ${count} entries, expected ${BIG_DIR_ENTRIES}`);
+    });
+    let hits = 0;
+    const search = await sampleSequential(n.searches, async () => {
+      hits = await a.search(s, NEEDLE);
+    });
+    ctx.log(`${a.label}: list p50 ${p50(list).toFixed(1)} ms, search p50 ${p50(search).toFixed(1)} ms (${hits} hits)`);
+    const rss = peakRssBytes(s.pid);
+
+    const big = await readBig(s, a);
+    ctx.log(`${a.label}: 5 MiB read ${describeBig(big)}`);
+    return { seq, seqRate, pool: pool.samples, poolRate, cpuPerRead, list, search, hits, rss, rssBig: big.rss, big };
+  } finally {
+    await s.close();
+    // A transport that died mid-call may leave its child behind; it is ours, so end it by pid.
+    if (peakRssBytes(s.pid) !== undefined) {
+      try {
+        process.kill(s.pid, "SIGKILL");
+      } catch {
+        // Already gone between the check and the kill: nothing left to clean up.
+      }
+    }
+  }
+}
+
+/**
+ * The 5 MiB read, where the reference is known to lose its connection: that outcome is a
+ * result to report, not an exception. VmHWM is polled because a lost connection kills the
+ * process before it could be read afterwards.
+ */
+async function readBig(s, a) {
+  let rss = peakRssBytes(s.pid);
+  const poll = setInterval(() => (rss = peakRssBytes(s.pid) ?? rss), 10);
+  const t0 = now();
+  try {
+    const { text, pages } = await a.readWhole(s, BIG_FILE);
+    return {
+      ms: now() - t0,
+      text,
+      pages,
+      bytes: Buffer.byteLength(text),
+      lost: s.state.closed,
+      rss: peakRssBytes(s.pid) ?? rss,
+    };
+  } catch (err) {
+    return { ms: now() - t0, error: String(err?.message ?? err).split("\n")[0], lost: s.state.closed, ok: false, rss };
+  } finally {
+    clearInterval(poll);
+  }
+}
+
+function describeBig(b) {
+  if (b.lost) return `connection lost after ${b.ms.toFixed(0)} ms (${b.error ?? "no error"})`;
+  if (b.error) return `failed after ${b.ms.toFixed(0)} ms: ${b.error}`;
+  return `${b.bytes.toLocaleString("en-US")} bytes in ${b.pages} call${b.pages === 1 ? "" : "s"}, ${b.ms.toFixed(0)} ms${b.ok === false ? ", CONTENT MISMATCH" : ""}`;
+}
+
+function bigCell(b) {
+  if (b.lost) return "connection lost";
+  if (b.error) return "error";
+  if (b.ok === false) return "content mismatch";
+  return `complete, ${b.pages} call${b.pages === 1 ? "" : "s"}, ${b.ms.toFixed(0)} ms`;
+}
