@@ -1,3 +1,5 @@
+import os from "node:os";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 
@@ -12,6 +14,9 @@ const USAGE = `Usage: mcp-fs-server --root DIR --assets DIR [--http] [--port N] 
   --no-auth         no bearer token (loopback only; for local test tools)
   --allowed-host H  extra accepted Host/Origin name (repeatable)
   --ide-url URL     textide web server, for system_open_file  env TEXTIDE_IDE_URL
+  --audit-log FILE  exec_run_js audit log (JSONL, outside the roots)  env EXEC_AUDIT_LOG
+  --exec-sandbox M  auto | bwrap | none (default auto)  env EXEC_SANDBOX
+  --no-exec         leave exec_run_js out
   --log-level L     pino level (default info)            env LOG_LEVEL`;
 
 const schema = z.object({
@@ -27,6 +32,10 @@ const schema = z.object({
   ideUrl: z.url().optional(),
   ideToken: z.string().optional(),
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
+  exec: z.union([
+    z.literal(false),
+    z.object({ auditLog: z.string().min(1), sandbox: z.enum(["auto", "bwrap", "none"]) }),
+  ]),
 });
 
 /** Everything the server needs, parsed once from flags and env at start. */
@@ -53,6 +62,9 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
         "allowed-host": { type: "string", multiple: true },
         "ide-url": { type: "string" },
         "log-level": { type: "string" },
+        "audit-log": { type: "string" },
+        "exec-sandbox": { type: "string" },
+        "no-exec": { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -74,6 +86,12 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
     ideUrl: values["ide-url"] ?? env.TEXTIDE_IDE_URL ?? undefined,
     ideToken: env.TEXTIDE_IDE_TOKEN ?? undefined,
     logLevel: values["log-level"] ?? env.LOG_LEVEL ?? "info",
+    exec: values["no-exec"]
+      ? false
+      : {
+          auditLog: values["audit-log"] ?? env.EXEC_AUDIT_LOG ?? defaultAuditLog(env),
+          sandbox: values["exec-sandbox"] ?? env.EXEC_SANDBOX ?? "auto",
+        },
   });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
@@ -84,6 +102,12 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
     throw new ConfigError("--no-auth is only allowed when binding to a loopback address.");
   }
   return Object.freeze(config);
+}
+
+/** `$XDG_STATE_HOME/textide/exec-audit.jsonl`, i.e. outside any workspace by default. */
+function defaultAuditLog(env: NodeJS.ProcessEnv): string {
+  const state = env.XDG_STATE_HOME || path.join(env.HOME || os.homedir(), ".local", "state");
+  return path.join(state, "textide", "exec-audit.jsonl");
 }
 
 export function isLoopback(host: string): boolean {

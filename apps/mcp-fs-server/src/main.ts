@@ -6,6 +6,8 @@ import { runStdio } from "./transports/stdio.js";
 export async function main(): Promise<void> {
   const config = loadConfig(process.argv.slice(2), process.env);
   const fs = await createFsServer(config);
+  if (fs.ctx.exec)
+    fs.ctx.log.info({ sandbox: fs.ctx.exec.pool.sandbox, auditLog: fs.ctx.exec.audit.file }, "exec_run_js enabled");
   if (config.transport === "stdio") {
     runStdio(fs);
     return;
@@ -27,7 +29,7 @@ export async function main(): Promise<void> {
       "",
     ].join("\n") + "\n",
   );
-  const stop = () => void http.close().finally(() => process.exit(0));
+  const stop = () => void Promise.allSettled([http.close(), fs.close()]).finally(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
 }

@@ -1,9 +1,13 @@
 import { McpServer, type McpServerFactory } from "@modelcontextprotocol/server";
 import { ROOT } from "@textide/shared";
 import { PathPolicy, resolveRoots } from "@textide/shared/node";
+import { AuditLog } from "./exec/audit.js";
+import { ExecPool } from "./exec/pool.js";
+import type { SandboxMode } from "./exec/sandbox-command.js";
 import { createLogger, type Logger } from "./log.js";
 import { registerRootResources } from "./resources/roots.js";
 import type { ToolContext } from "./tools/context.js";
+import { registerRunJs } from "./tools/exec/run-js.js";
 import { registerTools } from "./tools/index.js";
 import { createIdeClient, type IdeClient } from "./tools/system/ide-client.js";
 
@@ -22,12 +26,16 @@ export interface FsServerOptions {
   logLevel?: string;
   log?: Logger;
   ide?: IdeClient;
+  /** Sandboxed JavaScript (exec_run_js); omit or pass false to leave the tool out. */
+  exec?: { auditLog: string; sandbox: SandboxMode } | false;
 }
 
 /** A configured server: `factory` makes one McpServer per connection (stdio) or request (HTTP). */
 export interface FsServer {
   factory: McpServerFactory;
   ctx: ToolContext;
+  /** Stops the sandbox runner; the factory must not be used afterwards. */
+  close(): Promise<void>;
 }
 
 /** Resolves the roots (failing fast if missing) and returns the McpServer factory. */
@@ -36,10 +44,25 @@ export async function createFsServer(opts: FsServerOptions): Promise<FsServer> {
     { name: ROOT.project, path: opts.projectRoot, writable: true },
     { name: ROOT.assets, path: opts.assetsRoot, writable: true },
   ]);
+  const policy = new PathPolicy(roots);
+  const log = opts.log ?? createLogger(opts.logLevel ?? "info");
+  const exec = opts.exec
+    ? {
+        audit: new AuditLog(opts.exec.auditLog, roots),
+        pool: new ExecPool({
+          projectRoot: policy.project.real,
+          assetsRoot: policy.root(ROOT.assets).real,
+          sandbox: opts.exec.sandbox,
+          log,
+        }),
+      }
+    : undefined;
+  exec?.pool.warm();
   const ctx: ToolContext = {
-    policy: new PathPolicy(roots),
-    log: opts.log ?? createLogger(opts.logLevel ?? "info"),
+    policy,
+    log,
     ide: opts.ide ?? createIdeClient(opts.ideUrl, opts.ideToken),
+    ...(exec ? { exec } : {}),
   };
   const factory: McpServerFactory = () => {
     const server = new McpServer(SERVER_INFO, {
@@ -47,8 +70,9 @@ export async function createFsServer(opts: FsServerOptions): Promise<FsServer> {
       instructions: INSTRUCTIONS,
     });
     registerTools(server, ctx);
+    if (exec) registerRunJs(server, { ...ctx, exec });
     registerRootResources(server, ctx.policy);
     return server;
   };
-  return { factory, ctx };
+  return { factory, ctx, close: async () => exec?.pool.close() };
 }

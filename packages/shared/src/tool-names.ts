@@ -12,6 +12,7 @@ export const TOOL = {
   createDirectory: "fs_create_directory",
   moveFile: "fs_move_file",
   openFile: "system_open_file",
+  runJs: "exec_run_js",
 } as const;
 
 export type ToolName = (typeof TOOL)[keyof typeof TOOL];

@@ -233,6 +233,33 @@ export const openFileOutput = z.object({
   clients: z.number().describe("Browser windows that were asked to open the file."),
 });
 
+// ---- exec_run_js
+export const EXEC_ERROR_KINDS = ["syntax", "runtime", "timeout", "memory", "policy", "limit"] as const;
+export const runJsInput = z.object({
+  code: z
+    .string()
+    .min(1)
+    .max(200_000)
+    .describe("Body of an async function: use `await` with the host API and `return` the result."),
+  timeoutMs: z
+    .number()
+    .int()
+    .min(100)
+    .max(30_000)
+    .default(5_000)
+    .describe("Wall-clock limit (default 5000, max 30000)."),
+  memoryMb: z.number().int().min(16).max(512).default(128).describe("Heap limit of the sandbox (default 128)."),
+});
+export const runJsOutput = z.object({
+  ok: z.boolean(),
+  result: z.unknown().optional().describe("The code's return value (JSON)."),
+  logs: z.string(),
+  logsTruncated: z.boolean(),
+  outputs: z.array(z.object({ path: z.string(), bytes: z.number(), mime: z.string() })),
+  error: z.object({ kind: z.enum(EXEC_ERROR_KINDS), message: z.string(), line: z.number().optional() }).optional(),
+  durationMs: z.number(),
+});
+
 export type ListDirectoryInput = z.infer<typeof listDirectoryInput>;
 export type ListDirectoryOutput = z.infer<typeof listDirectoryOutput>;
 export type DirectoryEntry = z.infer<typeof directoryEntry>;
@@ -254,3 +281,6 @@ export type MoveFileOutput = z.infer<typeof moveFileOutput>;
 export type OpenFileInput = z.infer<typeof openFileInput>;
 export type OpenFileOutput = z.infer<typeof openFileOutput>;
 export type EntryType = z.infer<typeof entryType>;
+export type RunJsInput = z.infer<typeof runJsInput>;
+export type RunJsOutput = z.infer<typeof runJsOutput>;
+export type ExecErrorKind = (typeof EXEC_ERROR_KINDS)[number];

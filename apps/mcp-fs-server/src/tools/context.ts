@@ -1,4 +1,6 @@
 import type { PathPolicy } from "@textide/shared/node";
+import type { AuditLog } from "../exec/audit.js";
+import type { ExecPool } from "../exec/pool.js";
 import type { Logger } from "../log.js";
 import type { IdeClient } from "./system/ide-client.js";
 
@@ -7,4 +9,6 @@ export interface ToolContext {
   policy: PathPolicy;
   log: Logger;
   ide: IdeClient;
+  /** The sandbox runner pool and its audit log; absent when exec is disabled. */
+  exec?: { pool: ExecPool; audit: AuditLog };
 }

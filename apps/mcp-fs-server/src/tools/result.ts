@@ -14,6 +14,8 @@ export interface ToolOutcome<T> {
   text: string;
   /** Extra content blocks (images, embedded resources, notes). */
   extra?: Content;
+  /** A failure the model should see as one (e.g. user code that threw), with full structured detail. */
+  isError?: boolean;
 }
 
 export function toErrorResult(err: FsError, correlationId: string): CallToolResult {
@@ -42,7 +44,7 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(
   ctx: ToolContext,
   name: string,
   spec: ToolSpec<I, O>,
-  handler: (args: z.output<I>, req: ServerContext) => Promise<ToolOutcome<z.output<O>>>,
+  handler: (args: z.output<I>, req: ServerContext, correlationId: string) => Promise<ToolOutcome<z.output<O>>>,
 ): void {
   server.registerTool(
     name,
@@ -60,9 +62,13 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(
       const correlationId = typeof given === "string" && given.length <= 200 ? given : randomUUID();
       const logFields = { tool: name, correlationId, args: summarizeArgs(args) };
       try {
-        const outcome = await handler(args, req);
-        ctx.log.info({ ...logFields, ms: round(performance.now() - started), outcome: "ok" }, "tool call");
+        const outcome = await handler(args, req, correlationId);
+        ctx.log.info(
+          { ...logFields, ms: round(performance.now() - started), outcome: outcome.isError ? "tool_error" : "ok" },
+          "tool call",
+        );
         return {
+          ...(outcome.isError ? { isError: true } : {}),
           content: [{ type: "text", text: outcome.text }, ...(outcome.extra ?? [])],
           structuredContent: outcome.structured as Record<string, unknown>,
           _meta: { [CORRELATION_META_KEY]: correlationId },

@@ -55,7 +55,7 @@ export function runStdio(fs: FsServer): { close(): Promise<void> } {
     onerror: (err) => fs.ctx.log.warn({ err: err.message }, "stdio transport error"),
   });
   const stop = () => {
-    void handle.close().finally(() => process.exit(0));
+    void Promise.allSettled([handle.close(), fs.close()]).finally(() => process.exit(0));
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { Writable } from "node:stream";
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
@@ -31,6 +32,7 @@ export async function connectInMemory(
     projectRoot: ws.project,
     assetsRoot: ws.assets,
     log: createLogger("info", sink),
+    exec: { auditLog: path.join(ws.base, "audit", "exec.jsonl"), sandbox: "auto" },
     ...opts,
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -45,6 +47,7 @@ export async function connectInMemory(
     async close() {
       await client.close();
       await handle.close();
+      await fs.close();
       await ws.cleanup();
     },
   };

@@ -487,11 +487,17 @@ describe("symbolic links (read)", () => {
     expect(err.message).not.toContain(P2);
   });
 
-  it("reports a dangling symlink as not_found without revealing its target", async () => {
+  it("refuses a dangling symlink that points outside the root, without revealing its target", async () => {
     const err = await failure(policy.resolve("dangling", "read"));
-    expect(err.code).toBe("not_found");
+    expect(err.code).toBe("outside_root");
     expect(err.message).not.toContain(DANGLING_TARGET_NAME);
     expect(err.message).not.toContain(O);
+  });
+
+  it("reports a dangling symlink inside the root as not_found", async () => {
+    await symlink(path.join(P, "no-such-file.txt"), path.join(P, "dangling-inside"));
+    const err = await failure(policy.resolve("dangling-inside", "read"));
+    expect(err.code).toBe("not_found");
   });
 
   it.each(["loop-a", "self-loop"])("fails on the symlink loop %j instead of hanging", async (input) => {

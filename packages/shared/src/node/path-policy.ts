@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync, statSync, type Stats } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { ROOT, type RootName } from "../tool-names.js";
@@ -162,6 +162,13 @@ export class PathPolicy {
       try {
         real = realpathSync.native(candidate);
       } catch {
+        // A link that points out of the root is refused as such, even when its target is missing
+        // (or invisible, as inside the exec sandbox); the target path is never revealed.
+        const target = path.resolve(
+          path.dirname(candidate),
+          tryFs(() => readlinkSync(candidate), display),
+        );
+        if (!isInside(root.real, target)) throw this.outside(input, true);
         throw new FsError("not_found", `${display} is a symbolic link whose target does not exist (dangling link).`);
       }
       if (!isInside(root.real, real)) throw this.outside(input, true);

@@ -1,0 +1,367 @@
+import path from "node:path";
+import Papa from "papaparse";
+import readXlsxFile from "read-excel-file/node";
+import { ExecError } from "./errors.js";
+
+/*
+ * Host side of the sandbox's `readTable(path, {sheet})`: file bytes in, rows out. Pure (the
+ * caller reads the file). Rows are plain objects of strings, numbers, booleans and nulls, so
+ * they copy into the isolate as they are; header names that would be special on a plain
+ * object (`__proto__`, `constructor`) are renamed.
+ */
+
+export type Cell = string | number | boolean | null;
+export type Row = Record<string, Cell>;
+
+export interface Table {
+  columns: string[];
+  rows: Row[];
+  /** The sheet that was read (.xlsx only). */
+  sheet?: string;
+  /** All sheet names, in workbook order (.xlsx only). */
+  sheets?: string[];
+}
+
+export interface ParseTableOptions {
+  /** .xlsx only: a sheet name, or a 1-based sheet number; the first sheet by default. */
+  sheet?: string | number;
+}
+
+const SUPPORTED = "readTable reads .csv, .tsv, .xlsx, .json and .jsonl/.ndjson files";
+
+/** Parses a table file by its extension. Throws ExecError("runtime") with a fix-it message on bad input. */
+export async function parseTable(bytes: Uint8Array, fileName: string, opts: ParseTableOptions = {}): Promise<Table> {
+  const base = path.basename(fileName);
+  const ext = path.extname(fileName).toLowerCase();
+  if (opts.sheet !== undefined && ext !== ".xlsx") {
+    throw new ExecError(
+      "runtime",
+      `${base} is not a workbook: the sheet option only applies to .xlsx files. Call readTable("${base}") without it.`,
+    );
+  }
+  switch (ext) {
+    case ".csv":
+      return parseDelimited(decodeText(bytes), base, "");
+    case ".tsv":
+    case ".tab":
+      return parseDelimited(decodeText(bytes), base, "\t");
+    case ".xlsx":
+      return parseXlsx(bytes, base, opts.sheet);
+    case ".json":
+      return parseJson(decodeText(bytes), base);
+    case ".jsonl":
+    case ".ndjson":
+      return parseJsonLines(decodeText(bytes), base);
+    case ".xls":
+    case ".xlsm":
+    case ".xlsb":
+    case ".ods":
+    case ".numbers":
+      throw new ExecError(
+        "runtime",
+        `${SUPPORTED}; ${base} is a ${ext} spreadsheet, which it cannot read. ` +
+          `Ask the user to save it as .xlsx or .csv.`,
+      );
+    default:
+      throw new ExecError(
+        "runtime",
+        `${SUPPORTED}; use readText for other text files (${base} has ` +
+          `${ext ? `the extension ${ext}` : "no extension"}) and parse the text yourself.`,
+      );
+  }
+}
+
+// --- text ------------------------------------------------------------------------------------
+
+/** UTF-8 (BOM stripped), UTF-16 with a BOM, or — when the bytes are not valid UTF-8 — Windows-1252. */
+function decodeText(bytes: Uint8Array): string {
+  const b0 = bytes[0];
+  const b1 = bytes[1];
+  if (b0 === 0xff && b1 === 0xfe) return new TextDecoder("utf-16le").decode(bytes.subarray(2));
+  if (b0 === 0xfe && b1 === 0xff) return new TextDecoder("utf-16be").decode(bytes.subarray(2));
+  // TextDecoder drops a UTF-8 BOM by default.
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder("windows-1252").decode(bytes);
+  }
+}
+
+// --- header names ----------------------------------------------------------------------------
+
+/** Names that are special on plain objects; a column so named gets a trailing underscore. */
+const RESERVED_NAMES = new Set(["__proto__", "constructor"]);
+
+/** Makes header cells into unique, safe column names: trimmed, empty → column_N, duplicates → Name_2. */
+export function columnNames(header: readonly unknown[], trim = true): string[] {
+  const seen = new Set<string>();
+  return header.map((cell, i) => {
+    let name = headerText(cell);
+    if (trim) name = name.trim();
+    if (name === "") name = `column_${i + 1}`;
+    if (RESERVED_NAMES.has(name)) name = `${name}_`;
+    let unique = name;
+    for (let k = 2; seen.has(unique); k++) unique = `${name}_${k}`;
+    seen.add(unique);
+    return unique;
+  });
+}
+
+function headerText(cell: unknown): string {
+  if (cell === null || cell === undefined) return "";
+  if (cell instanceof Date) return dateText(cell);
+  if (typeof cell === "string") return cell;
+  if (typeof cell === "number" || typeof cell === "boolean") return String(cell);
+  return JSON.stringify(cell) ?? "";
+}
+
+/** Builds rows from a header and data rows; extra cells get column_N names, missing ones are null. */
+function buildTable(header: readonly unknown[], body: readonly (readonly Cell[])[]): Table {
+  let width = header.length;
+  for (const r of body) if (r.length > width) width = r.length;
+  const full = [...header];
+  while (full.length < width) full.push("");
+  const columns = columnNames(full);
+  const rows = body.map((cells) => {
+    const row: Row = {};
+    for (let i = 0; i < columns.length; i++) row[columns[i]!] = cells[i] ?? null;
+    return row;
+  });
+  return { columns, rows };
+}
+
+// --- CSV / TSV -------------------------------------------------------------------------------
+
+const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+
+/** CSV cell text → number, boolean, null (empty) or the string itself. IDs like 007 stay strings. */
+function typedCell(text: string): Cell {
+  const t = text.trim();
+  if (t === "") return null;
+  if (NUMBER.test(t)) {
+    const digits = t.replace(/^[-+]/, "");
+    const leadingZero = /^0\d/.test(digits);
+    const n = Number(t);
+    const integral = /^\d+$/.test(digits);
+    if (!leadingZero && Number.isFinite(n) && (!integral || Number.isSafeInteger(n))) return n;
+    return text;
+  }
+  const lower = t.toLowerCase();
+  if (lower === "true") return true;
+  if (lower === "false") return false;
+  return text;
+}
+
+function parseDelimited(text: string, base: string, delimiter: string): Table {
+  const result = Papa.parse<string[]>(text, {
+    header: false,
+    dynamicTyping: false,
+    skipEmptyLines: "greedy",
+    delimiter,
+  });
+  const quoteError = result.errors.find((e) => e.type === "Quotes");
+  if (quoteError) {
+    const line = quoteError.row === undefined ? "" : ` in row ${quoteError.row + 1}`;
+    throw new ExecError(
+      "runtime",
+      `${base} is not valid ${delimiter === "\t" ? "TSV" : "CSV"}: ${quoteError.message}${line}. ` +
+        `Read it with readText and split the lines yourself, or fix the quoting in the file.`,
+    );
+  }
+  const [header = [], ...body] = result.data;
+  return buildTable(
+    header,
+    body.map((cells) => cells.map(typedCell)),
+  );
+}
+
+// --- XLSX ------------------------------------------------------------------------------------
+
+/** A date as YYYY-MM-DD when it is a whole day, else a full ISO timestamp (UTC, as Excel stores it). */
+function dateText(d: Date): string {
+  if (Number.isNaN(d.getTime())) return "";
+  const iso = d.toISOString();
+  return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso;
+}
+
+function xlsxCell(value: unknown): Cell {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return dateText(value) || null;
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (typeof value === "string" || typeof value === "boolean") return value;
+  return JSON.stringify(value) ?? null;
+}
+
+function sheetList(names: readonly string[]): string {
+  return names.map((n) => JSON.stringify(n)).join(", ");
+}
+
+async function parseXlsx(bytes: Uint8Array, base: string, sheet: string | number | undefined): Promise<Table> {
+  let sheets;
+  try {
+    // A Buffer: read-excel-file's Node entry would treat a string as a file path.
+    sheets = await readXlsxFile(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new ExecError(
+      "runtime",
+      `${base} could not be read as an .xlsx workbook (${why}). If it is really a CSV or an old .xls file, ` +
+        `rename or re-save it; otherwise check that the file is complete.`,
+      { cause: err },
+    );
+  }
+  const names = sheets.map((s) => s.sheet);
+  let index: number;
+  if (sheet === undefined) {
+    index = 0;
+  } else if (typeof sheet === "number") {
+    index = Number.isInteger(sheet) && sheet >= 1 && sheet <= names.length ? sheet - 1 : -1;
+    if (index < 0) {
+      throw new ExecError(
+        "runtime",
+        `Sheet ${sheet} not found: ${base} has ${names.length} sheet${names.length === 1 ? "" : "s"} ` +
+          `(numbered from 1): ${sheetList(names)}. Pass a number from 1 to ${names.length} or a sheet name.`,
+      );
+    }
+  } else {
+    index = names.indexOf(sheet);
+    if (index < 0) {
+      const wanted = sheet.trim().toLowerCase();
+      index = names.findIndex((n) => n.trim().toLowerCase() === wanted);
+    }
+    if (index < 0) {
+      throw new ExecError(
+        "runtime",
+        `Sheet ${JSON.stringify(sheet)} not found; sheets are: ${sheetList(names)}. ` +
+          `Pass one of these names exactly, e.g. readTable("${base}", { sheet: ${JSON.stringify(names[0] ?? "Sheet1")} }).`,
+      );
+    }
+  }
+  const chosen = sheets[index];
+  if (!chosen) {
+    throw new ExecError("runtime", `${base} has no sheets.`);
+  }
+  const data = chosen.data.filter((row) => row.some((v) => v !== null && v !== undefined && v !== ""));
+  const [header = [], ...body] = data;
+  const table = buildTable(
+    header,
+    body.map((row) => (row as readonly unknown[]).map(xlsxCell)),
+  );
+  return { ...table, sheet: chosen.sheet, sheets: names };
+}
+
+// --- JSON ------------------------------------------------------------------------------------
+
+const JSON_SHAPE =
+  'readTable expects JSON that is an array of row objects, like [{"name": "Io", "diameter": 3643}, ...], ' +
+  'or an object with exactly one such array, like {"moons": [...]}';
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** An own property's value; `o[key]` would read the prototype for a parsed "__proto__" key. */
+function own(o: Record<string, unknown>, key: string): unknown {
+  return Object.getOwnPropertyDescriptor(o, key)?.value;
+}
+
+function isRowArray(v: unknown): v is Record<string, unknown>[] {
+  return Array.isArray(v) && v.every(isRecord);
+}
+
+function jsonCell(value: unknown): Cell {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "string" || typeof value === "boolean") return value;
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  // Nested objects and arrays become JSON text; the table stays flat.
+  return JSON.stringify(value) ?? null;
+}
+
+/** Rows from parsed JSON objects: columns in order of first appearance, missing fields null. */
+function tableFromObjects(objects: readonly Record<string, unknown>[]): Table {
+  const keys: string[] = [];
+  const known = new Set<string>();
+  for (const o of objects) {
+    for (const k of Object.keys(o)) {
+      if (!known.has(k)) {
+        known.add(k);
+        keys.push(k);
+      }
+    }
+  }
+  // JSON keys are kept verbatim (no trimming); only empty, duplicate-after-rename and reserved ones change.
+  const columns = columnNames(keys, false);
+  const rows = objects.map((o) => {
+    const row: Row = {};
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      row[columns[i]!] = jsonCell(own(o, key));
+    }
+    return row;
+  });
+  return { columns, rows };
+}
+
+function describe(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) {
+    const bad: unknown = v.find((x) => !isRecord(x));
+    return `an array whose items are not all objects (found ${bad === null ? "null" : Array.isArray(bad) ? "an array" : typeof bad})`;
+  }
+  if (isRecord(v)) {
+    const arrays = Object.keys(v).filter((k) => isRowArray(own(v, k)));
+    return arrays.length === 0
+      ? `an object with no array-of-objects property (keys: ${Object.keys(v).slice(0, 10).join(", ") || "none"})`
+      : `an object with ${arrays.length} arrays of objects (${arrays.join(", ")}), so it is unclear which is the table`;
+  }
+  return `a ${typeof v}`;
+}
+
+function parseJson(text: string, base: string): Table {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new ExecError("runtime", `${base} is not valid JSON: ${why}.`, { cause: err });
+  }
+  if (isRowArray(value)) return tableFromObjects(value);
+  if (isRecord(value)) {
+    const arrays = Object.keys(value).filter((k) => isRowArray(own(value, k)));
+    const only = arrays.length === 1 ? own(value, arrays[0]!) : undefined;
+    if (isRowArray(only)) return tableFromObjects(only);
+  }
+  throw new ExecError(
+    "runtime",
+    `${JSON_SHAPE}; ${base} is ${describe(value)}. ` +
+      `For other shapes use readText("${base}") and JSON.parse it yourself.`,
+  );
+}
+
+function parseJsonLines(text: string, base: string): Table {
+  const objects: Record<string, unknown>[] = [];
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (line === "") continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (err) {
+      throw new ExecError(
+        "runtime",
+        `${base} line ${i + 1} is not valid JSON (${err instanceof Error ? err.message : String(err)}); ` +
+          `each line of a .jsonl/.ndjson file must be one JSON object.`,
+        { cause: err },
+      );
+    }
+    if (!isRecord(value)) {
+      throw new ExecError(
+        "runtime",
+        `${base} line ${i + 1} is ${describe(value)}; each line of a .jsonl/.ndjson file must be one JSON object.`,
+      );
+    }
+    objects.push(value);
+  }
+  return tableFromObjects(objects);
+}

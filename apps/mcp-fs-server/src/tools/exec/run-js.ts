@@ -1,0 +1,93 @@
+import type { McpServer } from "@modelcontextprotocol/server";
+import { runJsInput, runJsOutput, TOOL, type RunJsOutput } from "@textide/shared";
+import { EXEC_LIMITS } from "../../exec/limits.js";
+import type { ExecPool } from "../../exec/pool.js";
+import type { AuditLog } from "../../exec/audit.js";
+import type { ToolContext } from "../context.js";
+import { defineTool } from "../result.js";
+import { formatBytes } from "../fs/format.js";
+
+const DESCRIPTION = `Run JavaScript in a secure sandbox to explore, compute and chart the workspace's data, like a notebook cell. \
+\`code\` is the body of an async function: \`await\` the API below and \`return\` a JSON-serialisable value (≤ ${EXEC_LIMITS.maxResultBytes / 1024} KB). \
+There is no require/import, process, network or file system beyond this API (all functions are async):
+- readTable(path, {sheet?}) → array of row objects, numbers typed, from .csv .tsv .xlsx .json ("data/planets.xlsx"; sheet by name or 1-based index)
+- readText(path) → string; listFiles(dir?) → workspace paths of the files under dir
+- writeFile(name, content) → writes generated_assets/<name> (.csv .tsv .json .txt .md .svg .png), returns its path
+- chart(vegaLiteSpec, name, {format: "png"|"svg"|"both"}) → renders Vega-Lite (inline data.values only) to generated_assets/<name>.png/.svg, returns {png, svg, width, height}
+- console.log/info/warn/error → captured logs (${EXEC_LIMITS.maxLogBytes / 1024} KB)
+Example — pie chart of the five largest planets:
+const rows = await readTable("data/planets.xlsx");
+const top = rows.sort((a, b) => b["Diameter (km)"] - a["Diameter (km)"]).slice(0, 5);
+const out = await chart({
+  title: "Largest planets by diameter",
+  data: { values: top },
+  mark: { type: "arc", tooltip: true },
+  encoding: { theta: { field: "Diameter (km)", type: "quantitative" }, color: { field: "Planet", type: "nominal" } }
+}, "largest-planets-pie", { format: "png" });
+return { chart: out.png, planets: top.map((r) => r.Planet) };
+Use fs_search_files first when you do not know a file's path, and look at a table's columns (return Object.keys(rows[0])) before charting. \
+Limits: timeoutMs default ${EXEC_LIMITS.defaultTimeoutMs} (max ${EXEC_LIMITS.maxTimeoutMs}), memoryMb ${EXEC_LIMITS.defaultMemoryMb} (max ${EXEC_LIMITS.maxMemoryMb}), ${EXEC_LIMITS.maxFilesPerRun} files and ${EXEC_LIMITS.maxBytesPerFile / 1048576} MB per file per run; project files are read-only. \
+A failed run returns error.kind (syntax, runtime, timeout, memory, policy: a path outside the roots or a forbidden extension or a chart data.url; limit: a size cap) with a message and the line of your code.`;
+
+export function registerRunJs(
+  server: McpServer,
+  ctx: ToolContext & { exec: { pool: ExecPool; audit: AuditLog } },
+): void {
+  defineTool(
+    server,
+    ctx,
+    TOOL.runJs,
+    {
+      title: "Run JavaScript (sandboxed)",
+      description: DESCRIPTION,
+      input: runJsInput,
+      output: runJsOutput,
+      // Writes only new files under generated_assets; a rerun overwrites the same names.
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+    },
+    async (args, _req, correlationId) => {
+      const outcome = await ctx.exec.pool.run({
+        code: args.code,
+        timeoutMs: args.timeoutMs,
+        memoryMb: args.memoryMb,
+        correlationId,
+      });
+      await ctx.exec.audit
+        .append({
+          correlationId,
+          code: args.code,
+          timeoutMs: args.timeoutMs,
+          memoryMb: args.memoryMb,
+          sandbox: ctx.exec.pool.sandbox,
+          outcome,
+        })
+        .catch((err: unknown) => ctx.log.error({ err, correlationId }, "exec audit log write failed"));
+      const structured: RunJsOutput = {
+        ok: outcome.ok,
+        ...(outcome.resultJson !== undefined ? { result: JSON.parse(outcome.resultJson) as unknown } : {}),
+        logs: outcome.logs,
+        logsTruncated: outcome.logsTruncated,
+        outputs: outcome.outputs.map(({ path, bytes, mime }) => ({ path, bytes, mime })),
+        ...(outcome.error ? { error: outcome.error } : {}),
+        durationMs: outcome.durationMs,
+      };
+      return { structured, text: describe(structured, outcome.resultJson), isError: !outcome.ok };
+    },
+  );
+}
+
+function describe(r: RunJsOutput, resultJson: string | undefined): string {
+  const parts: string[] = [];
+  if (r.error) {
+    parts.push(
+      `${r.error.kind} error${r.error.line !== undefined ? ` at line ${r.error.line}` : ""}: ${r.error.message}`,
+    );
+  } else {
+    parts.push(resultJson === undefined ? "Ran without a return value." : `Result: ${resultJson}`);
+  }
+  if (r.outputs.length > 0)
+    parts.push(`Files written:\n${r.outputs.map((o) => `- ${o.path} (${formatBytes(o.bytes)})`).join("\n")}`);
+  if (r.logs) parts.push(`Logs${r.logsTruncated ? " (truncated)" : ""}:\n${r.logs.trimEnd()}`);
+  parts.push(`(${Math.round(r.durationMs)} ms)`);
+  return parts.join("\n\n");
+}
