@@ -13,6 +13,8 @@ const env = {
   ...process.env,
   PROJECT_ROOT: process.env.PROJECT_ROOT || path.join(repo, "project_root"),
   GENERATED_ASSETS: process.env.GENERATED_ASSETS || path.join(repo, "generated_assets"),
+  // Beside the roots, never inside them (the server refuses that).
+  EXEC_AUDIT_LOG: process.env.EXEC_AUDIT_LOG || path.join(repo, ".textide", "exec-audit.jsonl"),
 };
 const child = spawn(
   process.execPath,
