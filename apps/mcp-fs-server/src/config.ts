@@ -91,6 +91,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
       : {
           auditLog: values["audit-log"] ?? env.EXEC_AUDIT_LOG ?? defaultAuditLog(env),
           sandbox: values["exec-sandbox"] ?? env.EXEC_SANDBOX ?? "auto",
+          defaultTimeoutMs: env.EXEC_TIMEOUT_SEC ?? 5,
         },
   });
   if (!parsed.success) {

@@ -2,6 +2,7 @@ import { McpServer, type McpServerFactory } from "@modelcontextprotocol/server";
 import { ROOT } from "@textide/shared";
 import { PathPolicy, resolveRoots } from "@textide/shared/node";
 import { AuditLog } from "./exec/audit.js";
+import { EXEC_LIMITS } from "./exec/limits.js";
 import { ExecPool } from "./exec/pool.js";
 import type { SandboxMode } from "./exec/sandbox-command.js";
 import { createLogger, type Logger } from "./log.js";
@@ -27,7 +28,7 @@ export interface FsServerOptions {
   log?: Logger;
   ide?: IdeClient;
   /** Sandboxed JavaScript (exec_run_js); omit or pass false to leave the tool out. */
-  exec?: { auditLog: string; sandbox: SandboxMode } | false;
+  exec?: { auditLog: string; sandbox: SandboxMode; defaultTimeoutMs?: number } | false;
 }
 
 /** A configured server: `factory` makes one McpServer per connection (stdio) or request (HTTP). */
@@ -49,6 +50,7 @@ export async function createFsServer(opts: FsServerOptions): Promise<FsServer> {
   const exec = opts.exec
     ? {
         audit: new AuditLog(opts.exec.auditLog, roots),
+        defaultTimeoutMs: opts.exec.defaultTimeoutMs ?? EXEC_LIMITS.defaultTimeoutMs,
         pool: new ExecPool({
           projectRoot: policy.project.real,
           assetsRoot: policy.root(ROOT.assets).real,

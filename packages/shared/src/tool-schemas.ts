@@ -246,8 +246,8 @@ export const runJsInput = z.object({
     .int()
     .min(100)
     .max(30_000)
-    .default(5_000)
-    .describe("Wall-clock limit (default 5000, max 30000)."),
+    .optional()
+    .describe("Wall-clock limit in ms (default 5000 unless the server sets EXEC_TIMEOUT_SEC; max 30000)."),
   memoryMb: z.number().int().min(16).max(512).default(128).describe("Heap limit of the sandbox (default 128)."),
 });
 export const runJsOutput = z.object({

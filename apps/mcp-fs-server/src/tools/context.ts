@@ -10,5 +10,5 @@ export interface ToolContext {
   log: Logger;
   ide: IdeClient;
   /** The sandbox runner pool and its audit log; absent when exec is disabled. */
-  exec?: { pool: ExecPool; audit: AuditLog };
+  exec?: { pool: ExecPool; audit: AuditLog; defaultTimeoutMs: number };
 }

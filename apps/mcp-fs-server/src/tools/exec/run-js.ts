@@ -46,17 +46,13 @@ export function registerRunJs(
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
     },
     async (args, _req, correlationId) => {
-      const outcome = await ctx.exec.pool.run({
-        code: args.code,
-        timeoutMs: args.timeoutMs,
-        memoryMb: args.memoryMb,
-        correlationId,
-      });
+      const timeoutMs = args.timeoutMs ?? ctx.exec.defaultTimeoutMs;
+      const outcome = await ctx.exec.pool.run({ code: args.code, timeoutMs, memoryMb: args.memoryMb, correlationId });
       await ctx.exec.audit
         .append({
           correlationId,
           code: args.code,
-          timeoutMs: args.timeoutMs,
+          timeoutMs,
           memoryMb: args.memoryMb,
           sandbox: ctx.exec.pool.sandbox,
           outcome,
