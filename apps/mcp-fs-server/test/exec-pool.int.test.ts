@@ -66,6 +66,18 @@ describe("ExecPool supervision", () => {
     expect(await pidOf()).not.toBe(b);
   });
 
+  it("kills the runner when a call is cancelled, and the next call does not wait", async () => {
+    makePool();
+    const before = await pidOf();
+    const controller = new AbortController();
+    const pending = pool.run({ code: "hang", timeoutMs: 30_000, memoryMb: 64, correlationId: "c" }, controller.signal);
+    setTimeout(() => controller.abort(), 100);
+    const started = performance.now();
+    expect((await pending).error?.message).toMatch(/Cancelled/);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(await pidOf()).not.toBe(before);
+  });
+
   it("queues concurrent calls instead of interleaving them", async () => {
     makePool();
     const results = await Promise.all(["a", "b", "c"].map((code) => run(code)));

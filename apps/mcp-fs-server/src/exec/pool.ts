@@ -91,9 +91,22 @@ class Runner {
     this.ready.catch(() => undefined);
   }
 
-  run(req: RunRequest): Promise<RunOutcome> {
+  run(req: RunRequest, signal?: AbortSignal): Promise<RunOutcome> {
     this.runs++;
     return new Promise<RunOutcome>((resolve) => {
+      // A cancelled call must stop burning CPU now, not at its deadline: the runner is replaced.
+      signal?.addEventListener(
+        "abort",
+        () => {
+          const p = this.pending;
+          if (!p) return;
+          this.pending = undefined;
+          clearTimeout(p.killTimer);
+          this.retire("SIGKILL");
+          p.resolve(cancelledOutcome());
+        },
+        { once: true },
+      );
       // A run that overstays (a wedged isolate, a runaway host call) is killed, not awaited.
       const killTimer = setTimeout(() => {
         const p = this.pending;
@@ -144,10 +157,11 @@ export class ExecPool {
   }
 
   /** Runs code; resolves with an outcome for every failure, including crashes and kills. */
-  run(input: RunInput): Promise<RunOutcome & { queueMs: number }> {
+  run(input: RunInput, signal?: AbortSignal): Promise<RunOutcome & { queueMs: number }> {
     const queued = performance.now();
     const task = this.queue.then(async () => {
       const queueMs = performance.now() - queued;
+      if (signal?.aborted) return { ...cancelledOutcome(), queueMs };
       const runner = this.current();
       try {
         await runner.ready;
@@ -155,7 +169,7 @@ export class ExecPool {
         this.runner = undefined;
         return { ...crashOutcome(undefined, `start: ${(err as Error).message}`), queueMs };
       }
-      const outcome = await runner.run({ type: "run", id: this.nextId++, ...input });
+      const outcome = await runner.run({ type: "run", id: this.nextId++, ...input }, signal);
       if (runner.runs >= (this.opts.runsPerRunner ?? EXEC_LIMITS.runsPerRunner)) runner.retire();
       if (runner.dead) this.runner = undefined;
       return { ...outcome, queueMs };
@@ -178,6 +192,18 @@ export class ExecPool {
     }
     return this.runner;
   }
+}
+
+function cancelledOutcome(): RunOutcome {
+  return {
+    ok: false,
+    logs: "",
+    logsTruncated: false,
+    outputs: [],
+    error: { kind: "runtime", message: "Cancelled by the client before the code finished." },
+    durationMs: 0,
+    timings: { isolateMs: 0, hostMs: 0 },
+  };
 }
 
 function killedOutcome(timeoutMs: number): RunOutcome {

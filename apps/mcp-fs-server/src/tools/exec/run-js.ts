@@ -45,9 +45,12 @@ export function registerRunJs(
       // Writes only new files under generated_assets; a rerun overwrites the same names.
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
     },
-    async (args, _req, correlationId) => {
+    async (args, req, correlationId) => {
       const timeoutMs = args.timeoutMs ?? ctx.exec.defaultTimeoutMs;
-      const outcome = await ctx.exec.pool.run({ code: args.code, timeoutMs, memoryMb: args.memoryMb, correlationId });
+      const outcome = await ctx.exec.pool.run(
+        { code: args.code, timeoutMs, memoryMb: args.memoryMb, correlationId },
+        req.mcpReq.signal,
+      );
       await ctx.exec.audit
         .append({
           correlationId,
