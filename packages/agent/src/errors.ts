@@ -1,0 +1,25 @@
+/** Base of the agent's own errors. */
+export class AgentError extends Error {
+  override readonly name: string = "AgentError";
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export function isAgentError(e: unknown): e is AgentError {
+  return e instanceof Error && typeof (e as AgentError).code === "string" && e.name === "AgentError";
+}
+
+/** Rate limits, overload and network blips are worth retrying; bad requests and auth are not. */
+export function isTransientModelError(err: unknown): boolean {
+  const e = err as { status?: number; code?: string; name?: string; message?: string };
+  if (e?.name === "AbortError") return false;
+  if (typeof e?.status === "number") return e.status === 408 || e.status === 409 || e.status === 429 || e.status >= 500;
+  return /ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|socket hang up|fetch failed|overloaded/i.test(
+    `${e?.code ?? ""} ${e?.message ?? ""}`,
+  );
+}
