@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgentEvent } from "@textide/shared";
 import { agentEvent } from "@textide/shared";
 import { createAgent } from "../src/agent.js";
+import { NodeSqliteSaver } from "../src/checkpoint/sqlite-saver.js";
 import { McpHub } from "../src/mcp/hub.js";
 import { McpToolSet } from "../src/mcp/tools.js";
 import { ScriptedChatModel, type Turn } from "./fake-model.js";
@@ -131,6 +132,44 @@ describe("the agent graph with a scripted model and the real MCP server", () => 
     const rejected = await agent.run({ threadId: "t-reject", resume: "reject" });
     expect(rejected.final).toBe("ok, not written");
     await expect(stat(path.join(ws.assets, "rejected.txt"))).rejects.toThrow();
+  });
+
+  it("keeps a pending approval across a restart (SQLite checkpointer) and resumes it", async () => {
+    const file = path.join(ws.base, "restart", "threads.sqlite");
+    const script: Turn[] = [
+      {
+        toolCalls: [
+          { name: "fs_write_file", args: { path: "generated_assets/after-restart.txt", content: "resumed" } },
+        ],
+      },
+      "written after the restart",
+    ];
+    const first = NodeSqliteSaver.open(file);
+    const before = createAgent({
+      model: new ScriptedChatModel(script),
+      modelInfo: MODEL,
+      tools: await toolSet.tools(),
+      checkpointer: first,
+      approve: (n) => n === "fs_write_file",
+    });
+    expect((await before.run({ threadId: "t-restart", text: "write after restart" })).stopReason).toBe(
+      "awaiting_approval",
+    );
+    first.close();
+
+    const second = NodeSqliteSaver.open(file);
+    const model = new ScriptedChatModel(script.slice(1));
+    const after = createAgent({
+      model,
+      modelInfo: MODEL,
+      tools: await toolSet.tools(),
+      checkpointer: second,
+      approve: (n) => n === "fs_write_file",
+    });
+    const resumed = await after.run({ threadId: "t-restart", resume: "approve" });
+    second.close();
+    expect(resumed.final).toBe("written after the restart");
+    expect(await readFile(path.join(ws.assets, "after-restart.txt"), "utf8")).toBe("resumed");
   });
 
   it("cancels a run through its AbortSignal, stopping the tool call in flight", async () => {
