@@ -49,9 +49,7 @@ describe("observability", () => {
     expect(correlationId).toContain(result.runId);
     expect(lines.filter((l) => l.msg === "model call")).toHaveLength(2);
     await new Promise((r) => setTimeout(r, 200)); // the server's stderr line arrives asynchronously
-    const serverLine = lines.find(
-      (l) => typeof l.obj.stderr === "string" && l.obj.stderr.includes(correlationId),
-    );
+    const serverLine = lines.find((l) => typeof l.obj.stderr === "string" && l.obj.stderr.includes(correlationId));
     expect(serverLine, "the MCP server logged the same correlation id").toBeDefined();
     expect(
       JSON.parse((serverLine!.obj.stderr as string).split("\n").find((s) => s.includes(correlationId))!),
