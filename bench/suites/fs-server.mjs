@@ -77,6 +77,11 @@ export async function run(ctx) {
         "Search and rg times include everything the caller waits for (rg: process spawn to exit).",
     );
 
+    const floor = await sdkFloors(n);
+    ctx.note(
+      "SDK floor: the same client and load against a trivial one-tool server on each SDK (v2 under textide, " +
+        "v1 under the reference), so the read rows can be read against what each SDK alone allows.",
+    );
     const ratio = (a, b) => a / b;
     const rows = [
       info(`spawn + initialize, p50 (n=${n.spawns})`, p50(init.textide), p50(init.reference), "ms"),
@@ -101,6 +106,14 @@ export async function run(ctx) {
       info("  latency p50", p50(t.pool), p50(r.pool), "ms"),
       info("  latency p99", p99(t.pool), p99(r.pool), "ms"),
       info("  server CPU per read (user + sys)", t.cpuPerRead, r.cpuPerRead, "µs"),
+      info(`  SDK floor: echo tool, ${n.inFlight} in flight (SDK v2 vs v1)`, floor.v2.rate, floor.v1.rate, "calls/s"),
+      info("  SDK floor: server CPU per call (v2 vs v1)", floor.v2.cpu, floor.v1.cpu, "µs"),
+      info(
+        "  reads in flight as a share of the own SDK's floor",
+        t.poolRate / floor.v2.rate,
+        r.poolRate / floor.v1.rate,
+        "×",
+      ),
       info(
         `list ${BIG_DIR_ENTRIES.toLocaleString("en-US")}-entry directory, p50 (n=${n.lists})`,
         p50(t.list),
@@ -247,4 +260,29 @@ function bigCell(b) {
   if (b.error) return "error";
   if (b.ok === false) return "content mismatch";
   return `complete, ${b.pages} call${b.pages === 1 ? "" : "s"}, ${b.ms.toFixed(0)} ms`;
+}
+
+/** Calls/s and server CPU per call of a trivial echo tool on SDK v2 and v1, same client and load. */
+async function sdkFloors(n) {
+  const out = {};
+  for (const [key, file] of [
+    ["v2", "echo-sdk-v2.mjs"],
+    ["v1", "echo-sdk-v1.mjs"],
+  ]) {
+    const s = await connectStdio({
+      command: process.execPath,
+      args: [path.join(import.meta.dirname, "../fixtures", file)],
+      label: key,
+    });
+    try {
+      const call = () => s.call("echo", { path: "x" });
+      await sampleSequential(n.warmup, call);
+      const cpu0 = cpuTimeMs(s.pid);
+      const pool = await samplePool(n.poolReads, n.inFlight, call);
+      out[key] = { rate: (n.poolReads / pool.wallMs) * 1000, cpu: ((cpuTimeMs(s.pid) - cpu0) * 1000) / n.poolReads };
+    } finally {
+      await s.close();
+    }
+  }
+  return out;
 }
