@@ -1,8 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { editFileInput, editFileOutput, TOOL, type EditFileInput } from "@textide/shared";
-import { FsError, fromNodeError } from "@textide/shared/node";
-import { etagOf } from "../../fs/etag.js";
+import { FsError, fromNodeError, etagOf } from "@textide/shared/node";
 import type { ToolContext } from "../context.js";
 import { defineTool } from "../result.js";
 import { checkEtag, writeResolved } from "./write-support.js";

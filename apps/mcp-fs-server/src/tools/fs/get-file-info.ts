@@ -1,7 +1,7 @@
 import { lstat } from "node:fs/promises";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { getFileInfoInput, getFileInfoOutput, TOOL } from "@textide/shared";
-import { etagOf } from "../../fs/etag.js";
+import { etagOf } from "@textide/shared/node";
 import { mimeOf } from "../../fs/mime.js";
 import type { ToolContext } from "../context.js";
 import { defineTool } from "../result.js";

@@ -1,8 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { readFileInput, readFileOutput, TOOL } from "@textide/shared";
-import { FsError, fromNodeError } from "@textide/shared/node";
-import { etagFromStats } from "../../fs/etag.js";
+import { FsError, fromNodeError, etagFromStats } from "@textide/shared/node";
 import { isImageMime, isKnownBinaryMime, mimeOf } from "../../fs/mime.js";
 import { decodePage, detectEncoding, type Encoding } from "../../fs/text-decode.js";
 import type { ToolContext } from "../context.js";

@@ -1,8 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { FsError, fromNodeError, type ResolvedPath } from "@textide/shared/node";
-import { atomicWrite } from "../../fs/atomic-write.js";
-import { etagOf } from "../../fs/etag.js";
+import { FsError, fromNodeError, type ResolvedPath, atomicWrite, etagOf } from "@textide/shared/node";
 
 /** Largest file the write tools accept in one call. */
 export const MAX_WRITE_BYTES = 20 * 1024 * 1024;

@@ -1,0 +1,103 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { PathPolicy } from "@textide/shared/node";
+import type { WebConfig } from "./config.js";
+import { AppError, toAppError } from "./errors.js";
+import { getFile, getRaw, getTree, putFile } from "./http/files.js";
+import { allowedHostnames, checkHostAndOrigin } from "./http/guard.js";
+import { postOpenFile } from "./http/open-file.js";
+import { sendError, sendJson } from "./http/respond.js";
+import { consoleLogger, type Logger } from "./log.js";
+import { createIo, type Io } from "./socket/io.js";
+import { createWatcher, type WorkspaceWatcher } from "./watcher.js";
+
+export interface WebServerDeps {
+  config: Pick<WebConfig, "host" | "ideToken" | "allowedHosts">;
+  policy: PathPolicy;
+  log?: Logger;
+}
+
+export interface WebServer {
+  server: Server;
+  io: Io;
+  watcher: WorkspaceWatcher;
+  close(): Promise<void>;
+}
+
+type Handler = (url: URL, req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+const MUTATING = new Set(["PUT", "POST", "DELETE", "PATCH"]);
+
+/** The web server: REST file API under `/api/`, socket.io at `/socket.io`, and the workspace watcher. */
+export function createWebServer({ config, policy, log = consoleLogger }: WebServerDeps): WebServer {
+  const allowedHosts = allowedHostnames(config.host, config.allowedHosts);
+  const server = createServer();
+  const io = createIo(server, { allowedHosts });
+  const files = { policy };
+
+  const routes: Record<string, Partial<Record<string, Handler>>> = {
+    "/api/health": {
+      GET: async (_url, _req, res) => {
+        await Promise.resolve();
+        sendJson(res, 200, { ok: true, roots: policy.roots.map((r) => ({ name: r.name, path: r.real })) });
+      },
+    },
+    "/api/tree": { GET: (url, _req, res) => getTree(files, url, res) },
+    "/api/file": {
+      GET: (url, _req, res) => getFile(files, url, res),
+      PUT: (url, req, res) => putFile(files, url, req, res),
+    },
+    "/api/raw": { GET: (url, _req, res) => getRaw(files, url, res) },
+    "/api/open-file": { POST: (_url, req, res) => postOpenFile({ policy, io, token: config.ideToken }, req, res) },
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const method = req.method ?? "GET";
+    checkHostAndOrigin(req, allowedHosts, MUTATING.has(method));
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const route = routes[url.pathname];
+    if (!route) throw new AppError(404, "not_found", `No route ${url.pathname}.`);
+    const handler = route[method];
+    if (!handler) {
+      throw new AppError(405, "method_not_allowed", `${method} is not allowed on ${url.pathname}.`, {
+        headers: { allow: Object.keys(route).join(", ") },
+      });
+    }
+    await handler(url, req, res);
+  };
+
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    handle(req, res).catch((err: unknown) => {
+      const appErr = toAppError(err);
+      if (appErr.status >= 500)
+        log.error("request failed", { url: req.url, err: String(err), stack: (err as Error).stack });
+      sendError(res, appErr);
+    });
+  });
+
+  const watcher = createWatcher(
+    policy,
+    (events) => {
+      for (const e of events) io.emit("file_changed", e);
+    },
+    { onError: (err) => log.warn("watcher error", { err: String(err) }) },
+  );
+
+  let closing: Promise<void> | undefined;
+  return {
+    server,
+    io,
+    watcher,
+    close() {
+      closing ??= (async () => {
+        await watcher.close();
+        // io.close() also closes the HTTP server; open keep-alive connections would hold it.
+        const closed = new Promise<void>((resolve) => {
+          void io.close(() => resolve());
+        });
+        server.closeAllConnections();
+        await closed;
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,164 @@
+import { mkdir, open } from "node:fs/promises";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { type PathPolicy, atomicWrite, etagFromStats, etagOf } from "@textide/shared/node";
+import { z } from "zod";
+import { AppError } from "../errors.js";
+import { detectTextEncoding, hasUtf8Bom, isKnownBinaryMime, mimeOf } from "../fs/mime.js";
+import { listTree } from "../fs/tree.js";
+import { readJsonBody, sendJson } from "./respond.js";
+
+/** Largest file `GET /api/file` returns and `PUT /api/file` accepts. */
+export const MAX_TEXT_BYTES = 5 * 1024 * 1024;
+const MAX_TREE_DEPTH = 8;
+const MAX_TREE_ENTRIES = 10_000;
+// JSON escaping can grow text up to 6x (\u00XX); cap the body well above the content cap.
+const MAX_PUT_BODY = MAX_TEXT_BYTES * 6 + 1024;
+
+export interface FileRouteDeps {
+  policy: PathPolicy;
+}
+
+function queryPath(url: URL, required: boolean): string {
+  const p = url.searchParams.get("path");
+  if (p === null || p === "") {
+    if (required) throw new AppError(400, "bad_request", "Missing `path` query parameter.");
+    return ".";
+  }
+  return p;
+}
+
+export async function getTree(deps: FileRouteDeps, url: URL, res: ServerResponse): Promise<void> {
+  const input = queryPath(url, false);
+  const depthParam = url.searchParams.get("depth");
+  const depth = depthParam === null ? 1 : Number(depthParam);
+  if (!Number.isInteger(depth) || depth < 1 || depth > MAX_TREE_DEPTH) {
+    throw new AppError(400, "bad_request", `\`depth\` must be an integer from 1 to ${MAX_TREE_DEPTH}.`);
+  }
+  const target = await deps.policy.resolveExisting(input);
+  if (!target.stats.isDirectory()) {
+    throw new AppError(400, "not_a_directory", `${target.display} is a file, not a directory.`);
+  }
+  const { entries, truncated } = await listTree(deps.policy, target.root, target.abs, {
+    depth,
+    maxEntries: MAX_TREE_ENTRIES,
+  });
+  sendJson(res, 200, { path: target.display, root: target.root.name, entries, truncated });
+}
+
+export async function getFile(deps: FileRouteDeps, url: URL, res: ServerResponse): Promise<void> {
+  const target = await deps.policy.resolveExisting(queryPath(url, true));
+  if (!target.stats.isFile()) throw notAFile(target.display);
+  const mime = mimeOf(target.abs);
+  const handle = await open(target.abs, "r");
+  let bytes: Buffer;
+  let etag: string;
+  try {
+    // Stat and read the same open file, so the etag describes exactly the returned content.
+    const s = await handle.stat({ bigint: true });
+    if (s.size > BigInt(MAX_TEXT_BYTES)) {
+      throw new AppError(
+        413,
+        "too_large",
+        `${target.display} is ${s.size} bytes; the editor opens text files up to ${MAX_TEXT_BYTES} bytes. Use /api/raw?path=… to download it.`,
+      );
+    }
+    if (isKnownBinaryMime(mime)) throw binary(target.display, mime);
+    bytes = await handle.readFile();
+    etag = etagFromStats(s);
+  } finally {
+    await handle.close();
+  }
+  const encoding = detectTextEncoding(bytes);
+  if (encoding === undefined) throw binary(target.display, mime);
+  const content =
+    encoding === "utf-8"
+      ? new TextDecoder("utf-8", { ignoreBOM: false }).decode(hasUtf8Bom(bytes) ? bytes.subarray(3) : bytes)
+      : new TextDecoder(encoding).decode(bytes);
+  sendJson(res, 200, { path: target.display, content, etag, encoding, size: bytes.length, mime });
+}
+
+const putBody = z.object({
+  content: z.string(),
+  expectedEtag: z.string().min(1).optional(),
+});
+
+export async function putFile(deps: FileRouteDeps, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const input = queryPath(url, true);
+  const parsed = putBody.safeParse(await readJsonBody(req, MAX_PUT_BODY));
+  if (!parsed.success) {
+    throw new AppError(400, "bad_request", "Body must be {content: string, expectedEtag?: string}.");
+  }
+  const { content, expectedEtag } = parsed.data;
+  const data = Buffer.from(content, "utf8");
+  if (data.length > MAX_TEXT_BYTES) {
+    throw new AppError(413, "too_large", `The content is ${data.length} bytes; the limit is ${MAX_TEXT_BYTES}.`);
+  }
+  const target = await deps.policy.resolve(input, "write");
+  if (target.stats?.isDirectory()) {
+    throw new AppError(400, "is_directory", `${target.display} is a directory; choose a file path.`);
+  }
+  const exists = target.stats !== undefined;
+  if (expectedEtag !== undefined) {
+    const current = exists ? await etagOf(target.abs) : null;
+    if (current !== expectedEtag) {
+      throw new AppError(
+        409,
+        "conflict",
+        exists
+          ? `${target.display} changed since it was read; reload it (or save again without expectedEtag to overwrite).`
+          : `${target.display} no longer exists; save again without expectedEtag to recreate it.`,
+        { details: { currentEtag: current } },
+      );
+    }
+  }
+  if (!exists) await mkdir(path.dirname(target.abs), { recursive: true });
+  await atomicWrite(target.abs, data);
+  const etag = await etagOf(target.abs);
+  sendJson(res, exists ? 200 : 201, { path: target.display, etag, size: data.length, created: !exists });
+}
+
+export async function getRaw(deps: FileRouteDeps, url: URL, res: ServerResponse): Promise<void> {
+  const target = await deps.policy.resolveExisting(queryPath(url, true));
+  if (!target.stats.isFile()) throw notAFile(target.display);
+  const mime = mimeOf(target.abs);
+  const handle = await open(target.abs, "r");
+  let size: number;
+  try {
+    size = (await handle.stat()).size;
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+  const csp = mime === "image/svg+xml" ? "sandbox; default-src 'none'; style-src 'unsafe-inline'" : "sandbox";
+  res.writeHead(200, {
+    "content-type": mime,
+    "content-length": size,
+    "x-content-type-options": "nosniff",
+    "content-security-policy": csp,
+    "cache-control": "no-store",
+  });
+  if (size === 0) {
+    await handle.close();
+    res.end();
+    return;
+  }
+  // The stream owns the handle and closes it; Content-Length was fixed from the same open file.
+  await pipeline(handle.createReadStream({ start: 0, end: size - 1 }), res).catch(() => {
+    res.destroy();
+  });
+}
+
+function notAFile(display: string): AppError {
+  return new AppError(400, "not_a_file", `${display} is a directory; use /api/tree?path=… to list it.`);
+}
+
+function binary(display: string, mime: string): AppError {
+  return new AppError(
+    415,
+    "unsupported_media_type",
+    `${display} is a binary file (${mime}); the text editor cannot open it. Fetch its bytes from /api/raw?path=… instead.`,
+    { details: { mime } },
+  );
+}

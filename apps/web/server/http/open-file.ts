@@ -1,0 +1,27 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { PathPolicy } from "@textide/shared/node";
+import { AppError } from "../errors.js";
+import { openFileEvent } from "../socket/events.js";
+import type { Io } from "../socket/io.js";
+import { checkBearer } from "./guard.js";
+import { readJsonBody, sendJson } from "./respond.js";
+
+/**
+ * `POST /api/open-file {path, line?}`: what the MCP server's `system_open_file` calls. Emits
+ * `open_file` to every browser and answers how many were connected.
+ */
+export async function postOpenFile(
+  deps: { policy: PathPolicy; io: Io; token: string | undefined },
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  if (deps.token !== undefined) checkBearer(req, deps.token);
+  const parsed = openFileEvent.safeParse(await readJsonBody(req, 64 * 1024));
+  if (!parsed.success) {
+    throw new AppError(400, "bad_request", "Body must be {path: string, line?: positive integer}.");
+  }
+  const target = await deps.policy.resolveExisting(parsed.data.path);
+  const event = { path: target.display, ...(parsed.data.line !== undefined ? { line: parsed.data.line } : {}) };
+  deps.io.emit("open_file", event);
+  sendJson(res, 200, { path: target.display, clients: deps.io.of("/").sockets.size });
+}

@@ -1,0 +1,53 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { AppError } from "../errors.js";
+
+const JSON_HEADERS = {
+  "content-type": "application/json; charset=utf-8",
+  "cache-control": "no-store",
+  "x-content-type-options": "nosniff",
+};
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...JSON_HEADERS, ...headers, "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+export function sendError(res: ServerResponse, err: AppError): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  sendJson(res, err.status, { error: { code: err.code, message: err.message, ...err.details } }, err.headers);
+}
+
+/** Reads and parses a JSON body of at most `limit` bytes: 413 when larger, 400 when not JSON. */
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const declared = Number(req.headers["content-length"] ?? "0");
+  if (declared > limit) throw tooLarge(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw tooLarge(limit);
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (text.trim() === "") throw new AppError(400, "bad_request", "The request needs a JSON body.");
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new AppError(400, "bad_request", "The request body is not valid JSON.", { cause: err });
+  }
+}
+
+function tooLarge(limit: number): AppError {
+  return new AppError(413, "too_large", `The request body exceeds ${limit} bytes.`, {
+    headers: { connection: "close" },
+  });
+}

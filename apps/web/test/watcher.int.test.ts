@@ -1,0 +1,114 @@
+import { randomBytes } from "node:crypto";
+import { open, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Socket } from "socket.io-client";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { fileChangedEvent, type FileChangedEvent } from "../server/socket/events.js";
+import { connectClient, makeWorkspace, sleep, startServer, type Running, type Workspace } from "./helpers.js";
+
+let ws: Workspace;
+let srv: Running;
+let client: Socket;
+let events: FileChangedEvent[] = [];
+
+/** Writes like every textide writer and like an editor's safe save: temp file, fsync, rename. */
+async function atomicWrite(target: string, content: string): Promise<void> {
+  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
+  const h = await open(tmp, "wx");
+  await h.writeFile(content);
+  await h.sync();
+  await h.close();
+  await rename(tmp, target);
+}
+
+async function waitFor(pred: (e: FileChangedEvent[]) => boolean, ms = 2000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!pred(events)) {
+    if (Date.now() > end) throw new Error(`timed out; events: ${JSON.stringify(events)}`);
+    await sleep(5);
+  }
+}
+
+beforeAll(async () => {
+  ws = await makeWorkspace();
+  srv = await startServer(ws);
+  client = await connectClient(srv.base);
+  client.on("file_changed", (e: unknown) => events.push(fileChangedEvent.parse(e)));
+});
+
+afterAll(async () => {
+  client?.close();
+  await srv?.close();
+  await ws?.remove();
+});
+
+beforeEach(async () => {
+  await sleep(100); // let the previous test's bursts drain
+  events = [];
+});
+
+describe("file_changed", () => {
+  it("reports one add, with the workspace path, for a file written atomically from outside", async () => {
+    const started = Date.now();
+    await atomicWrite(path.join(ws.project, "data", "new.csv"), "a,b\n1,2\n");
+    await waitFor((e) => e.length > 0, 1000);
+    expect(Date.now() - started).toBeLessThan(300);
+    await sleep(150);
+    expect(events).toEqual([{ root: "project_root", path: "data/new.csv", kind: "add" }]);
+  });
+
+  it("never reports the temp files of atomic writes", async () => {
+    await atomicWrite(path.join(ws.project, "notes", "t.md"), "x");
+    await writeFile(path.join(ws.project, ".stray.md.0123456789ab.tmp"), "left behind");
+    await waitFor((e) => e.some((x) => x.path === "notes/t.md"));
+    await sleep(150);
+    expect(events.map((e) => e.path)).toEqual(["notes/t.md"]);
+  });
+
+  it("coalesces a burst of 20 writes to one file", async () => {
+    const file = path.join(ws.project, "notes", "burst.md");
+    await writeFile(file, "0");
+    await waitFor((e) => e.length > 0);
+    await sleep(100);
+    events = [];
+    for (let i = 1; i <= 20; i++) await writeFile(file, String(i));
+    await waitFor((e) => e.length > 0);
+    await sleep(200);
+    expect(events.length).toBeLessThanOrEqual(2);
+    expect(events.every((e) => e.path === "notes/burst.md" && e.kind === "change")).toBe(true);
+  });
+
+  it("coalesces a burst of 20 atomic saves of one file into one change", async () => {
+    const file = path.join(ws.project, "notes", "saved.md");
+    await atomicWrite(file, "0");
+    await waitFor((e) => e.length > 0);
+    await sleep(100);
+    events = [];
+    for (let i = 1; i <= 20; i++) await atomicWrite(file, String(i));
+    await waitFor((e) => e.length > 0);
+    await sleep(200);
+    expect(events.length).toBeLessThanOrEqual(2);
+    expect(events.every((e) => e.path === "notes/saved.md" && e.kind === "change")).toBe(true);
+  });
+
+  it("reports files in generated_assets with root generated_assets", async () => {
+    await atomicWrite(path.join(ws.assets, "chart.png"), "png-bytes");
+    await waitFor((e) => e.length > 0);
+    await sleep(100);
+    expect(events).toEqual([{ root: "generated_assets", path: "generated_assets/chart.png", kind: "add" }]);
+  });
+
+  it("reports deletions and directories", async () => {
+    const { mkdir, rm } = await import("node:fs/promises");
+    await mkdir(path.join(ws.assets, "run-1"));
+    await waitFor((e) => e.some((x) => x.kind === "addDir"));
+    await rm(path.join(ws.project, "data", "new.csv"));
+    await waitFor((e) => e.some((x) => x.kind === "unlink"));
+    expect(events).toEqual(
+      expect.arrayContaining([
+        { root: "generated_assets", path: "generated_assets/run-1", kind: "addDir" },
+        { root: "project_root", path: "data/new.csv", kind: "unlink" },
+      ]),
+    );
+  });
+});
