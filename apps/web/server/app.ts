@@ -5,8 +5,11 @@ import { AppError, toAppError } from "./errors.js";
 import { getFile, getRaw, getTree, putFile } from "./http/files.js";
 import { allowedHostnames, checkHostAndOrigin } from "./http/guard.js";
 import { postOpenFile } from "./http/open-file.js";
+import { getModel, getThread, getThreads } from "./http/threads.js";
 import { sendError, sendJson } from "./http/respond.js";
 import { consoleLogger, type Logger } from "./log.js";
+import type { AgentRuntime } from "./runtime/agent-runtime.js";
+import { registerAgentHandlers } from "./socket/agent-handlers.js";
 import { createIo, type Io } from "./socket/io.js";
 import { createWatcher, type WorkspaceWatcher } from "./watcher.js";
 
@@ -14,6 +17,8 @@ export interface WebServerDeps {
   config: Pick<WebConfig, "host" | "ideToken" | "allowedHosts">;
   policy: PathPolicy;
   log?: Logger;
+  /** The agent: adds `agent/*` socket events and `/api/threads`, `/api/model`. Closed with the server. */
+  runtime?: AgentRuntime;
 }
 
 export interface WebServer {
@@ -28,7 +33,7 @@ type Handler = (url: URL, req: IncomingMessage, res: ServerResponse) => Promise<
 const MUTATING = new Set(["PUT", "POST", "DELETE", "PATCH"]);
 
 /** The web server: REST file API under `/api/`, socket.io at `/socket.io`, and the workspace watcher. */
-export function createWebServer({ config, policy, log = consoleLogger }: WebServerDeps): WebServer {
+export function createWebServer({ config, policy, log = consoleLogger, runtime }: WebServerDeps): WebServer {
   const allowedHosts = allowedHostnames(config.host, config.allowedHosts);
   const server = createServer();
   const io = createIo(server, { allowedHosts });
@@ -49,11 +54,25 @@ export function createWebServer({ config, policy, log = consoleLogger }: WebServ
     "/api/raw": { GET: (url, _req, res) => getRaw(files, url, res) },
     "/api/open-file": { POST: (_url, req, res) => postOpenFile({ policy, io, token: config.ideToken }, req, res) },
   };
+  if (runtime) {
+    routes["/api/threads"] = { GET: (_url, _req, res) => getThreads(runtime, res) };
+    routes["/api/model"] = { GET: (_url, _req, res) => getModel(runtime, res) };
+    registerAgentHandlers(io, runtime, log);
+  }
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? "GET";
     checkHostAndOrigin(req, allowedHosts, MUTATING.has(method));
     const url = new URL(req.url ?? "/", "http://localhost");
+    const threadId = runtime && /^\/api\/threads\/([^/]+)$/.exec(url.pathname)?.[1];
+    if (threadId) {
+      if (method !== "GET") {
+        throw new AppError(405, "method_not_allowed", `${method} is not allowed on ${url.pathname}.`, {
+          headers: { allow: "GET" },
+        });
+      }
+      return getThread(runtime, threadId, res);
+    }
     const route = routes[url.pathname];
     if (!route) throw new AppError(404, "not_found", `No route ${url.pathname}.`);
     const handler = route[method];
@@ -89,6 +108,8 @@ export function createWebServer({ config, policy, log = consoleLogger }: WebServ
     watcher,
     close() {
       closing ??= (async () => {
+        // Runs end first (their tools may still write), then the watcher and sockets.
+        await runtime?.close();
         await watcher.close();
         // io.close() also closes the HTTP server; open keep-alive connections would hold it.
         const closed = new Promise<void>((resolve) => {

@@ -13,7 +13,29 @@ export interface WebConfig {
   readonly ideToken: string | undefined;
   /** Hostnames accepted in `Host` besides the loopback names (and `host` itself). */
   readonly allowedHosts: readonly string[];
+  /** Where threads (`threads.sqlite`) and the exec audit log live. */
+  readonly dataDir: string;
+  /** Per-tool-call timeout of the agent's MCP calls (`MCP_TIMEOUT_SEC`). */
+  readonly toolTimeoutMs: number;
+  /** The bundled MCP server's entry point (`TEXTIDE_MCP_SERVER`, default the built apps/mcp-fs-server). */
+  readonly mcpServerBin: string;
+  /** Tools that need approval in the UI before they run (`TEXTIDE_APPROVE`, comma-separated). */
+  readonly approveTools: readonly string[];
+  /** The model settings, handed to the agent's `resolveModelConfig` (never read from process.env elsewhere). */
+  readonly modelEnv: Readonly<Record<string, string | undefined>>;
+  /** LOG_LEVEL for the bundled MCP server (default "warn"). */
+  readonly mcpLogLevel: string;
 }
+
+/** Model variables the agent understands; only these are passed on. */
+const MODEL_ENV_KEYS = [
+  "TEXTIDE_MODEL",
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_BASE_URL",
+  "OPENAI_API_KEY",
+  "OPENAI_BASE_URL",
+  "OLLAMA_HOST",
+] as const;
 
 const envSchema = z.object({
   PROJECT_ROOT: z.string().min(1).optional(),
@@ -22,6 +44,11 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   TEXTIDE_IDE_TOKEN: z.string().min(1).optional(),
   ALLOWED_HOSTS: z.string().optional(),
+  TEXTIDE_DATA_DIR: z.string().min(1).optional(),
+  MCP_TIMEOUT_SEC: z.coerce.number().positive().default(60),
+  TEXTIDE_MCP_SERVER: z.string().min(1).optional(),
+  TEXTIDE_APPROVE: z.string().optional(),
+  LOG_LEVEL: z.string().min(1).optional(),
 });
 
 /** The only reader of `process.env` in apps/web/server. Throws with every invalid variable named. */
@@ -33,10 +60,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   }
   const e = parsed.data;
   const repo = findRepoRoot();
-  const allowedHosts = (e.ALLOWED_HOSTS ?? "")
-    .split(",")
-    .map((h) => h.trim().toLowerCase())
-    .filter((h) => h !== "");
+  const list = (value: string | undefined) =>
+    (value ?? "")
+      .split(",")
+      .map((h) => h.trim())
+      .filter((h) => h !== "");
+  const allowedHosts = list(e.ALLOWED_HOSTS).map((h) => h.toLowerCase());
+  const modelEnv: Record<string, string> = {};
+  for (const key of MODEL_ENV_KEYS) {
+    const value = env[key];
+    if (value !== undefined) modelEnv[key] = value;
+  }
   return Object.freeze({
     projectRoot: path.resolve(cwd, e.PROJECT_ROOT ?? path.join(repo, "project_root")),
     generatedAssets: path.resolve(cwd, e.GENERATED_ASSETS ?? path.join(repo, "generated_assets")),
@@ -44,6 +78,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     port: e.PORT,
     ideToken: e.TEXTIDE_IDE_TOKEN,
     allowedHosts: Object.freeze(allowedHosts),
+    dataDir: path.resolve(cwd, e.TEXTIDE_DATA_DIR ?? path.join(repo, ".textide")),
+    toolTimeoutMs: Math.round(e.MCP_TIMEOUT_SEC * 1000),
+    mcpServerBin: path.resolve(cwd, e.TEXTIDE_MCP_SERVER ?? path.join(repo, "apps/mcp-fs-server/dist/index.js")),
+    approveTools: Object.freeze(list(e.TEXTIDE_APPROVE)),
+    modelEnv: Object.freeze(modelEnv),
+    mcpLogLevel: e.LOG_LEVEL ?? "warn",
   });
 }
 

@@ -1,8 +1,58 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { ROOT } from "@textide/shared";
 import { PathPolicy, resolveRoots } from "@textide/shared/node";
-import { createWebServer } from "./app.js";
+import { createWebServer, type WebServer } from "./app.js";
 import { loadConfig } from "./config.js";
+import { toAppError } from "./errors.js";
+import { allowedHostnames, checkHostAndOrigin } from "./http/guard.js";
+import { sendError } from "./http/respond.js";
 import { consoleLogger } from "./log.js";
+import { createNextHandler, type NextHandler } from "./next-handler.js";
+import { createAgentRuntime } from "./runtime/agent-runtime.js";
+
+/** apps/web, from `server/` under tsx and from `dist/server/` once built. */
+function webDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  return path.basename(path.dirname(here)) === "dist" ? path.resolve(here, "../..") : path.resolve(here, "..");
+}
+
+/** Paths the web server answers itself; everything else is the Next.js UI. */
+function isServerPath(url: string): boolean {
+  return url.startsWith("/api/") || url === "/api" || url.startsWith("/socket.io");
+}
+
+/**
+ * Routes every request that is not `/api/*` or `/socket.io` to Next.js, leaving the web server's own
+ * request listeners (REST routes, engine.io) untouched for the paths they own.
+ */
+function mountNext(app: WebServer, next: NextHandler, allowedHosts: Set<string>): void {
+  const own = app.server.listeners("request") as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  app.server.removeAllListeners("request");
+  app.server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    if (isServerPath(req.url ?? "/")) {
+      for (const listener of own) listener.call(app.server, req, res);
+      return;
+    }
+    try {
+      checkHostAndOrigin(req, allowedHosts, false);
+    } catch (err) {
+      sendError(res, toAppError(err));
+      return;
+    }
+    next.handle(req, res).catch((err: unknown) => {
+      consoleLogger.error("next request failed", { url: req.url, err: String(err) });
+      sendError(res, toAppError(err));
+    });
+  });
+  if (next.upgrade) {
+    const upgrade = next.upgrade;
+    app.server.on("upgrade", (req: IncomingMessage, socket, head: Buffer) => {
+      if (!isServerPath(req.url ?? "/")) void upgrade(req, socket, head);
+    });
+  }
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -10,7 +60,25 @@ async function main(): Promise<void> {
     { name: ROOT.project, path: config.projectRoot, writable: true },
     { name: ROOT.assets, path: config.generatedAssets, writable: true },
   ]);
-  const app = createWebServer({ config, policy: new PathPolicy(roots), log: consoleLogger });
+  const dev = process.env.NODE_ENV === "development";
+  const nextHandler = await createNextHandler({ dev, dir: webDir(), hostname: config.host, port: config.port });
+  const listening: { url?: string } = {};
+  const runtime = createAgentRuntime({
+    projectRoot: config.projectRoot,
+    generatedAssets: config.generatedAssets,
+    dataDir: config.dataDir,
+    mcpServerBin: config.mcpServerBin,
+    // system_open_file in the bundled MCP server calls back into this server.
+    ideUrl: () => listening.url,
+    ideToken: config.ideToken,
+    mcpLogLevel: config.mcpLogLevel,
+    toolTimeoutMs: config.toolTimeoutMs,
+    modelEnv: config.modelEnv,
+    approveTools: config.approveTools,
+    log: consoleLogger,
+  });
+  const app = createWebServer({ config, policy: new PathPolicy(roots), log: consoleLogger, runtime });
+  mountNext(app, nextHandler, allowedHostnames(config.host, config.allowedHosts));
   await new Promise<void>((resolve, reject) => {
     app.server.once("error", reject);
     app.server.listen(config.port, config.host, () => resolve());
@@ -18,10 +86,12 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
-  console.log(`textide web server listening on http://${host}:${port}`);
+  const loopback = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : host;
+  listening.url = `http://${loopback}:${port}`;
+  console.log(`textide web server listening on http://${host}:${port} · model: ${runtime.model.label}`);
 
   const shutdown = (): void => {
-    void app.close().then(() => process.exit(0));
+    void Promise.all([app.close(), nextHandler.close()]).then(() => process.exit(0));
   };
   process.once("SIGINT", shutdown);
   process.once("SIGTERM", shutdown);

@@ -22,3 +22,4 @@ export {
   type ModelProvider,
 } from "./models/config.js";
 export { createChatModel } from "./models/create-chat-model.js";
+export { OfflinePlanner } from "./planner/offline-planner.js";

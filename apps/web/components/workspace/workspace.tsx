@@ -1,0 +1,205 @@
+"use client";
+
+import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { Group, Panel, Separator } from "react-resizable-panels";
+import { ChatPanel } from "@/components/chat/chat-panel";
+import { FileView } from "@/components/editor/file-view";
+import { FileTree } from "@/components/explorer/file-tree";
+import { useFileTree } from "@/hooks/use-file-tree";
+import { useSocketConnected, useSocketEvent } from "@/hooks/use-socket-event";
+import { fetchTree } from "@/lib/api";
+import { iconOf } from "@/lib/file-kind";
+import { baseName, isGenerated, type TreeEntry } from "@/lib/types";
+
+interface Tab {
+  path: string;
+  version: number;
+  line?: number;
+}
+
+type Theme = "light" | "dark";
+
+function useTheme(): [Theme, () => void] {
+  const [theme, setTheme] = useState<Theme>("dark");
+  useEffect(() => {
+    const saved = localStorage.getItem("textide-theme");
+    const initial: Theme =
+      saved === "light" || saved === "dark"
+        ? saved
+        : window.matchMedia("(prefers-color-scheme: light)").matches
+          ? "light"
+          : "dark";
+    setTheme(initial);
+  }, []);
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
+  const toggle = useCallback(() => {
+    setTheme((t) => {
+      const next = t === "dark" ? "light" : "dark";
+      localStorage.setItem("textide-theme", next);
+      return next;
+    });
+  }, []);
+  return [theme, toggle];
+}
+
+function newestFile(entries: TreeEntry[]): TreeEntry | undefined {
+  let best: TreeEntry | undefined;
+  for (const e of entries) {
+    const candidate = e.children ? newestFile(e.children) : e.type === "file" ? e : undefined;
+    if (candidate && (!best || (candidate.mtime ?? "") > (best.mtime ?? ""))) best = candidate;
+  }
+  return best;
+}
+
+async function openNewestIn(dir: string, open: (path: string) => void): Promise<void> {
+  for (const delay of [300, 1200]) {
+    await new Promise((r) => setTimeout(r, delay));
+    const listing = await fetchTree(dir, 3).catch(() => undefined);
+    const file = listing && newestFile(listing.entries);
+    if (file) {
+      open(file.path);
+      return;
+    }
+  }
+}
+
+/** The IDE: explorer | tabs with viewers | chat, in resizable panels, kept live by socket events. */
+export function Workspace(): ReactNode {
+  const tree = useFileTree();
+  const connected = useSocketConnected();
+  const [theme, toggleTheme] = useTheme();
+  const [tabs, setTabs] = useState<Tab[]>([]);
+  const [active, setActive] = useState<string>();
+  const [dirty, setDirty] = useState<ReadonlySet<string>>(new Set());
+  const { reveal, applyChange } = tree;
+
+  const open = useCallback(
+    (path: string, line?: number) => {
+      setTabs((prev) => {
+        const i = prev.findIndex((t) => t.path === path);
+        if (i < 0) return [...prev, { path, version: 0, line }];
+        if (line === undefined) return prev;
+        return prev.map((t, j) => (j === i ? { ...t, line } : t));
+      });
+      setActive(path);
+      void reveal(path);
+    },
+    [reveal],
+  );
+
+  const close = useCallback(
+    (path: string) => {
+      if (dirty.has(path) && !window.confirm(`${baseName(path)} has unsaved changes. Close anyway?`)) return;
+      setTabs((prev) => {
+        const i = prev.findIndex((t) => t.path === path);
+        const next = prev.filter((t) => t.path !== path);
+        setActive((a) => (a === path ? (next[Math.min(i, next.length - 1)]?.path ?? undefined) : a));
+        return next;
+      });
+    },
+    [dirty],
+  );
+
+  const onDirtyChange = useCallback((path: string, isDirty: boolean) => {
+    setDirty((prev) => {
+      if (prev.has(path) === isDirty) return prev;
+      const next = new Set(prev);
+      if (isDirty) next.add(path);
+      else next.delete(path);
+      return next;
+    });
+  }, []);
+
+  useSocketEvent("file_changed", (e) => {
+    applyChange(e);
+    if (e.kind === "change" || e.kind === "add")
+      setTabs((prev) => prev.map((t) => (t.path === e.path ? { ...t, version: t.version + 1 } : t)));
+    // Auto-focus: a new agent output is selected in the tree and shown.
+    if (e.kind === "add" && isGenerated(e.path)) open(e.path);
+    // The watcher can miss a file renamed into a folder it has only just seen: look inside new output folders.
+    if (e.kind === "addDir" && isGenerated(e.path)) void openNewestIn(e.path, open);
+  });
+  useSocketEvent("open_file", (e) => open(e.path, e.line));
+
+  return (
+    <div className="workspace">
+      <header className="topbar">
+        <span className="brand">textide</span>
+        <span className={connected ? "conn ok" : "conn"} title={connected ? "live updates on" : "disconnected"}>
+          {connected ? "● live" : "○ offline"}
+        </span>
+        <span className="spacer" />
+        <button type="button" onClick={toggleTheme} aria-label="Toggle theme">
+          {theme === "dark" ? "☀ Light" : "☾ Dark"}
+        </button>
+      </header>
+      <Group orientation="horizontal" className="panels">
+        <Panel id="explorer" defaultSize="20" minSize="10">
+          <section className="explorer" aria-label="Explorer">
+            <header className="panel-header">Explorer</header>
+            <FileTree tree={tree} selected={active} onOpen={open} />
+          </section>
+        </Panel>
+        <Separator className="separator" />
+        <Panel id="editor" defaultSize="55" minSize="20">
+          <section className="editor-area" aria-label="Editor">
+            <div className="tabs" role="tablist">
+              {tabs.map((t) => {
+                const name = baseName(t.path);
+                return (
+                  <div
+                    key={t.path}
+                    role="tab"
+                    aria-selected={t.path === active}
+                    className={t.path === active ? "tab active" : "tab"}
+                    title={t.path}
+                    data-path={t.path}
+                    onClick={() => setActive(t.path)}
+                    onAuxClick={(e) => e.button === 1 && close(t.path)}
+                  >
+                    <span aria-hidden>{iconOf({ name, path: t.path, type: "file" }, false)}</span>
+                    <span>{name}</span>
+                    {dirty.has(t.path) ? <span className="dirty-dot">●</span> : null}
+                    <button
+                      type="button"
+                      className="tab-close"
+                      aria-label={`Close ${name}`}
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        close(t.path);
+                      }}
+                    >
+                      ×
+                    </button>
+                  </div>
+                );
+              })}
+            </div>
+            <div className="tab-panels">
+              {tabs.length === 0 ? (
+                <div className="viewer-note">Open a file from the explorer, or ask the agent.</div>
+              ) : null}
+              {tabs.map((t) => (
+                <div key={t.path} className="tab-panel" role="tabpanel" hidden={t.path !== active} data-path={t.path}>
+                  <FileView
+                    path={t.path}
+                    version={t.version}
+                    line={t.line}
+                    theme={theme}
+                    onDirtyChange={onDirtyChange}
+                  />
+                </div>
+              ))}
+            </div>
+          </section>
+        </Panel>
+        <Separator className="separator" />
+        <Panel id="chat" defaultSize="25" minSize="12">
+          <ChatPanel onOpen={open} />
+        </Panel>
+      </Group>
+    </div>
+  );
+}

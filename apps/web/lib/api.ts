@@ -1,0 +1,69 @@
+import type { FileResponse, TreeResponse } from "./types";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+async function call<T>(input: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(input, init);
+  const body = (await res.json().catch(() => ({}))) as unknown;
+  if (!res.ok) {
+    const err = (body as { error?: { code?: string; message?: string } & Record<string, unknown> }).error ?? {};
+    throw new ApiError(res.status, err.code ?? "error", err.message ?? `HTTP ${res.status}`, err);
+  }
+  return body as T;
+}
+
+const q = (path: string): string => encodeURIComponent(path);
+
+export function fetchTree(path: string, depth = 1): Promise<TreeResponse> {
+  return call<TreeResponse>(`/api/tree?path=${q(path)}&depth=${depth}`);
+}
+
+export function fetchFile(path: string): Promise<FileResponse> {
+  return call<FileResponse>(`/api/file?path=${q(path)}`);
+}
+
+export interface SaveResult {
+  path: string;
+  etag: string;
+  size: number;
+  created: boolean;
+}
+
+/** PUT with `expectedEtag`; a conflict throws ApiError(409) with `currentEtag` in details. */
+export function saveFile(path: string, content: string, expectedEtag: string | undefined): Promise<SaveResult> {
+  return call<SaveResult>(`/api/file?path=${q(path)}`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(expectedEtag === undefined ? { content } : { content, expectedEtag }),
+  });
+}
+
+export function rawUrl(path: string, version?: number): string {
+  return `/api/raw?path=${q(path)}${version ? `&v=${version}` : ""}`;
+}
+
+export interface ModelInfo {
+  id: string;
+  label: string;
+  offline: boolean;
+  configureHint?: string;
+}
+
+/** The agent's model, or undefined while the server runs without the agent runtime (404). */
+export async function fetchModel(): Promise<ModelInfo | undefined> {
+  try {
+    return await call<ModelInfo>("/api/model");
+  } catch {
+    return undefined;
+  }
+}

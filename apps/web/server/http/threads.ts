@@ -1,0 +1,39 @@
+import type { ServerResponse } from "node:http";
+import { AppError } from "../errors.js";
+import type { AgentRuntime } from "../runtime/agent-runtime.js";
+import { sendJson } from "./respond.js";
+
+/** Shown by the UI next to the model: how to switch from the offline planner to an LLM. */
+export const CONFIGURE_HINT =
+  "textide uses the built-in offline planner (no LLM) unless a model is configured. Set ANTHROPIC_API_KEY " +
+  "(Claude), OPENAI_API_KEY (OpenAI; with OPENAI_BASE_URL for an OpenAI-compatible endpoint) or OLLAMA_HOST " +
+  "(a local Ollama), and optionally TEXTIDE_MODEL=provider:model (e.g. anthropic:claude-sonnet-4-5, " +
+  "openai:gpt-4.1-mini, ollama:llama3.1, or offline), then restart the server.";
+
+/** Thread ids are ours (UUIDs) or the client's; keep them to a sane, printable shape. */
+const THREAD_ID = /^[\w.:-]{1,200}$/;
+
+/** `GET /api/threads`: every stored thread, newest first, titled by its first request. */
+export async function getThreads(runtime: AgentRuntime, res: ServerResponse): Promise<void> {
+  sendJson(res, 200, { threads: await runtime.threads() });
+}
+
+/** `GET /api/threads/:id`: the thread's messages as a provider-neutral trace. */
+export async function getThread(runtime: AgentRuntime, encodedId: string, res: ServerResponse): Promise<void> {
+  let threadId: string;
+  try {
+    threadId = decodeURIComponent(encodedId);
+  } catch {
+    threadId = "";
+  }
+  if (!THREAD_ID.test(threadId)) throw new AppError(400, "bad_request", "Invalid thread id.");
+  const messages = await runtime.history(threadId);
+  if (!messages.some((m) => m.role !== "system")) throw new AppError(404, "not_found", `No thread ${threadId}.`);
+  sendJson(res, 200, { threadId, messages });
+}
+
+/** `GET /api/model`: the model in use (the offline planner says so) and how to configure another. */
+export function getModel(runtime: AgentRuntime, res: ServerResponse): Promise<void> {
+  sendJson(res, 200, { ...runtime.model, approvals: runtime.approvalsEnabled, configureHint: CONFIGURE_HINT });
+  return Promise.resolve();
+}

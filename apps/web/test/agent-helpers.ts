@@ -1,0 +1,86 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ROOT } from "@textide/shared";
+import { agentEvent, type AgentEvent } from "@textide/shared";
+import { PathPolicy, resolveRoots } from "@textide/shared/node";
+import type { Socket } from "socket.io-client";
+import { createWebServer, type WebServer } from "../server/app.js";
+import { silentLogger } from "../server/log.js";
+import { createAgentRuntime, type AgentRuntime, type AgentRuntimeDeps } from "../server/runtime/agent-runtime.js";
+import { sleep, type Workspace } from "./helpers.js";
+
+const REPO = fileURLToPath(new URL("../../../", import.meta.url));
+export const MCP_SERVER_BIN = path.join(REPO, "apps/mcp-fs-server/dist/index.js");
+
+export interface AgentServer {
+  app: WebServer;
+  runtime: AgentRuntime;
+  port: number;
+  base: string;
+  close(): Promise<void>;
+}
+
+/** The web server with an agent runtime over the real bundled MCP server (spawned over stdio). */
+export async function startAgentServer(
+  ws: Workspace,
+  dataDir: string,
+  extra: Partial<AgentRuntimeDeps> = {},
+): Promise<AgentServer> {
+  const roots = await resolveRoots([
+    { name: ROOT.project, path: ws.project, writable: true },
+    { name: ROOT.assets, path: ws.assets, writable: true },
+  ]);
+  let port = 0;
+  const runtime = createAgentRuntime({
+    projectRoot: ws.project,
+    generatedAssets: ws.assets,
+    dataDir,
+    mcpServerBin: MCP_SERVER_BIN,
+    ideUrl: () => `http://127.0.0.1:${port}`,
+    toolTimeoutMs: 30_000,
+    modelEnv: {},
+    ...extra,
+  });
+  const app = createWebServer({
+    config: { host: "127.0.0.1", ideToken: extra.ideToken, allowedHosts: [] },
+    policy: new PathPolicy(roots),
+    log: silentLogger,
+    runtime,
+  });
+  await new Promise<void>((resolve) => app.server.listen(0, "127.0.0.1", resolve));
+  await app.watcher.ready;
+  port = (app.server.address() as AddressInfo).port;
+  return { app, runtime, port, base: `http://127.0.0.1:${port}`, close: () => app.close() };
+}
+
+export async function makeDataDir(): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), "textide-data-"));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export type AckReply<T> = { ok: true; data: T } | { ok: false; error: { code: string; message: string } };
+
+/** Emits and waits for the ack. */
+export function call<T>(socket: Socket, event: string, payload: unknown, ms = 15_000): Promise<AckReply<T>> {
+  return socket.timeout(ms).emitWithAck(event, payload) as Promise<AckReply<T>>;
+}
+
+/** Collects `agent/event`s (validated against the shared schema) on a socket. */
+export function collectAgentEvents(socket: Socket): AgentEvent[] {
+  const events: AgentEvent[] = [];
+  socket.on("agent/event", (e: unknown) => events.push(agentEvent.parse(e)));
+  return events;
+}
+
+export async function waitUntil<T>(probe: () => T | undefined, ms: number, what: string): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
