@@ -1,20 +1,17 @@
 /** Shapes of the web server's REST answers and socket events, as the browser sees them. */
 
-import type { AgentEvent } from "@textide/shared";
+import type { TreeEntry } from "@textide/shared";
 
-export type { AgentEvent };
-
-export type EntryType = "file" | "directory" | "symlink" | "other";
-
-export interface TreeEntry {
-  name: string;
-  path: string;
-  type: EntryType;
-  targetType?: "file" | "directory";
-  size?: number;
-  mtime?: string;
-  children?: TreeEntry[];
-}
+export type {
+  AgentEvent,
+  ClientToServerEvents,
+  FileChangedEvent,
+  FileChangeKind,
+  OpenFileEvent,
+  ServerToClientEvents,
+  TreeEntry,
+  TreeEntryType as EntryType,
+} from "@textide/shared";
 
 export interface TreeResponse {
   path: string;
@@ -30,42 +27,6 @@ export interface FileResponse {
   encoding: string;
   size: number;
   mime: string;
-}
-
-export type FileChangeKind = "add" | "change" | "unlink" | "addDir" | "unlinkDir";
-
-export interface FileChangedEvent {
-  root: string;
-  path: string;
-  kind: FileChangeKind;
-}
-
-export interface OpenFileEvent {
-  path: string;
-  line?: number;
-}
-
-export type SocketAck<T> = (
-  reply: { ok: true; data: T } | { ok: false; error: { code: string; message: string } },
-) => void;
-
-export interface ServerToClientEvents {
-  file_changed: (event: FileChangedEvent) => void;
-  open_file: (event: OpenFileEvent) => void;
-  /** Present once the agent runtime is wired into the server. */
-  "agent/event": (event: AgentEvent) => void;
-}
-
-export interface ClientToServerEvents {
-  "agent/run": (
-    payload: { threadId?: string; text: string },
-    ack: SocketAck<{ runId: string; threadId: string }>,
-  ) => void;
-  "agent/cancel": (payload: { runId: string }, ack: SocketAck<{ runId: string }>) => void;
-  "agent/approve": (
-    payload: { threadId: string; decision: "approve" | "reject" },
-    ack: SocketAck<{ runId: string; threadId: string }>,
-  ) => void;
 }
 
 /** The workspace folder that holds the agent's outputs. */

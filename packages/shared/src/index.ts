@@ -2,3 +2,4 @@ export * from "./tool-names.js";
 export * from "./fs-errors.js";
 export * from "./tool-schemas.js";
 export * from "./agent-events.js";
+export * from "./web-events.js";

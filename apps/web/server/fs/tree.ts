@@ -1,26 +1,13 @@
 import type { Dirent, Stats } from "node:fs";
 import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { ROOT } from "@textide/shared";
+import { ROOT, type TreeEntry, type TreeEntryType as EntryType } from "@textide/shared";
 import { isInside, type PathPolicy, type Root, ATOMIC_TEMP_RE } from "@textide/shared/node";
 
 /** Directory names never listed nor watched. */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set([".git", "node_modules"]);
 
-export type EntryType = "file" | "directory" | "symlink" | "other";
-
-export interface TreeEntry {
-  name: string;
-  /** Workspace path (`data/x.csv`, `generated_assets/chart.png`). */
-  path: string;
-  type: EntryType;
-  /** For a symlink whose target stays inside its root: the target's type. */
-  targetType?: "file" | "directory";
-  size?: number;
-  mtime?: string;
-  /** Present on directories listed below the requested depth. */
-  children?: TreeEntry[];
-}
+export type { TreeEntry, TreeEntryType as EntryType } from "@textide/shared";
 
 export interface TreeOptions {
   depth: number;

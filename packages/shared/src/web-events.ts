@@ -1,0 +1,81 @@
+import { z } from "zod";
+import type { AgentEvent } from "./agent-events.js";
+import { ROOT } from "./tool-names.js";
+
+/**
+ * The web server ⇄ browser contract: socket.io payloads (validated on the server at the boundary)
+ * and the shapes of the REST answers the UI reads.
+ */
+
+export const FILE_CHANGE_KINDS = ["add", "change", "unlink", "addDir", "unlinkDir"] as const;
+
+/** server → client: a file or directory under a root changed on disk. */
+export const fileChangedEvent = z.object({
+  root: z.enum([ROOT.project, ROOT.assets]),
+  /** Workspace path: `data/x.csv`, `generated_assets/chart.png`. */
+  path: z.string().min(1),
+  kind: z.enum(FILE_CHANGE_KINDS),
+});
+export type FileChangedEvent = z.infer<typeof fileChangedEvent>;
+export type FileChangeKind = FileChangedEvent["kind"];
+
+/** server → client: open/focus a file in every connected browser (`system_open_file`). */
+export const openFileEvent = z.object({
+  path: z.string().min(1),
+  line: z.number().int().positive().optional(),
+});
+export type OpenFileEvent = z.infer<typeof openFileEvent>;
+
+/** client → server `agent/run`: start a run, in a new thread unless `threadId` is given. */
+export const agentRunRequest = z.object({
+  threadId: z
+    .string()
+    .regex(/^[\w.:-]{1,200}$/, "letters, digits, _ . : - only")
+    .optional(),
+  text: z.string().trim().min(1).max(20_000),
+});
+/** client → server `agent/cancel`. */
+export const agentCancelRequest = z.object({ runId: z.string().min(1).max(200) });
+/** client → server `agent/approve`: answer a thread's pending approval. */
+export const agentApproveRequest = z.object({
+  threadId: z.string().min(1).max(200),
+  decision: z.enum(["approve", "reject"]),
+});
+
+export interface SocketError {
+  code: string;
+  message: string;
+}
+export type Ack<T> = (reply: { ok: true; data: T } | { ok: false; error: SocketError }) => void;
+
+export interface ServerToClientEvents {
+  file_changed: (event: FileChangedEvent) => void;
+  open_file: (event: OpenFileEvent) => void;
+  /** Every event of every run, to every socket (all open windows follow a run). */
+  "agent/event": (event: AgentEvent) => void;
+}
+
+export interface ClientToServerEvents {
+  "agent/run": (payload: z.infer<typeof agentRunRequest>, ack: Ack<{ runId: string; threadId: string }>) => void;
+  "agent/cancel": (payload: z.infer<typeof agentCancelRequest>, ack: Ack<{ runId: string }>) => void;
+  "agent/approve": (
+    payload: z.infer<typeof agentApproveRequest>,
+    ack: Ack<{ runId: string; threadId: string }>,
+  ) => void;
+}
+
+export type TreeEntryType = "file" | "directory" | "symlink" | "other";
+
+/** One entry of `GET /api/tree`. */
+export interface TreeEntry {
+  name: string;
+  /** Workspace path (`data/x.csv`, `generated_assets/chart.png`). */
+  path: string;
+  type: TreeEntryType;
+  /** For a symlink whose target stays inside its root: the target's type. */
+  targetType?: "file" | "directory";
+  size?: number;
+  mtime?: string;
+  /** Present on directories listed below the requested depth. */
+  children?: TreeEntry[];
+}
