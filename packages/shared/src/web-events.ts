@@ -42,6 +42,33 @@ export const agentApproveRequest = z.object({
   decision: z.enum(["approve", "reject"]),
 });
 
+/**
+ * server → client `mcp/call`: one tool call seen by one of the app's MCP servers (the agent's stdio
+ * child or the Streamable HTTP server for external clients), for the console's call log.
+ */
+export const mcpCallEvent = z.object({
+  /** Unique per entry (the correlation id when the call carried one, else generated). */
+  id: z.string().min(1),
+  /** ISO time the call finished. */
+  at: z.string(),
+  /** Which connection made the call: the in-app agent, or an external MCP client over HTTP. */
+  source: z.enum(["agent", "external"]),
+  tool: z.string().min(1),
+  durationMs: z.number().nonnegative(),
+  /** `ok`, or the error code (`not_found`, `outside_roots`, `tool_error`, `internal`, …). */
+  status: z.string().min(1),
+  /** Argument summary as logged by the server (long strings shortened, secrets redacted). */
+  args: z.unknown().optional(),
+});
+export type McpCallEvent = z.infer<typeof mcpCallEvent>;
+
+/** One hit of `GET /api/files?q=` (quick open). */
+export interface FileSearchHit {
+  path: string;
+  /** Higher is better; hits come sorted by it. */
+  score: number;
+}
+
 export interface SocketError {
   code: string;
   message: string;
@@ -53,6 +80,7 @@ export interface ServerToClientEvents {
   open_file: (event: OpenFileEvent) => void;
   /** Every event of every run, to every socket (all open windows follow a run). */
   "agent/event": (event: AgentEvent) => void;
+  "mcp/call": (event: McpCallEvent) => void;
 }
 
 export interface ClientToServerEvents {
