@@ -15,7 +15,7 @@ export const REPO = path.resolve(WEB, "../..");
 export const RESULTS = path.join(WEB, "test-results");
 const CHROMIUM = "/usr/bin/chromium";
 const SERVER = path.join(WEB, "dist/server/index.js");
-const MCP_BIN = path.join(REPO, "apps/mcp-fs-server/dist/index.js");
+export const MCP_BIN = path.join(REPO, "apps/mcp-fs-server/dist/index.js");
 
 /** Why browser tests cannot run here, or undefined when they can. */
 export const browserSkipReason: string | undefined = !existsSync(CHROMIUM)
