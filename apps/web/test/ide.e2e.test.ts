@@ -75,6 +75,9 @@ describe.skipIf(browserSkipReason !== undefined)("IDE in a real browser", () => 
       throw err;
     }
     await page.waitForFunction(imageLoaded(p), undefined, { timeout: 10_000 });
+    // A new output folder also makes the page re-open its newest file 0.3–1.5 s later (workspace.tsx
+    // `openNewestIn`), which would take the focus from the next test's tab on a loaded machine.
+    await page.waitForTimeout(1_600);
   });
 
   it("opens a file on POST /api/open-file", async () => {
@@ -86,7 +89,12 @@ describe.skipIf(browserSkipReason !== undefined)("IDE in a real browser", () => 
     expect(res.status).toBe(200);
     const p = "data/observatories.csv";
     await page.waitForSelector(css.activeTab(p), { timeout: 10_000 });
-    await page.waitForSelector(css.panelTableRow(p), { timeout: 10_000 });
+    try {
+      await page.waitForSelector(css.panelTableRow(p), { timeout: 10_000 });
+    } catch (err) {
+      await screenshot(page, "ide-open-file-fail");
+      throw err;
+    }
     await screenshot(page, "ide");
     await ide(page).themeToggle.click();
     await page.click(css.treeRow("data/missions.json"));
