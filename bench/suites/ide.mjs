@@ -108,6 +108,7 @@ export async function run(ctx) {
       info("  write → `file_changed` frame in the page, p99", p99(live.changed), "ms"),
       info(`time to interactive (navigation → tree + chat input), p50 (n=${n.tti})`, p50(tti), "ms"),
       info("  p99", p99(tti), "ms"),
+      info("offline planets request in the page: Enter → PNG decoded in its tab (n=1)", planetsMs, "ms"),
       info(
         `${BIG_FILES.toLocaleString("en-US")}-file folder: render the listing, p50 (n=${n.bigRuns})`,
         p50(big.expandMs),
