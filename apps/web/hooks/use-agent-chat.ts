@@ -15,6 +15,8 @@ export type ChatItem =
       args: Record<string, unknown>;
       done: boolean;
       isError?: boolean;
+      /** The run ended (stopped or failed) before this call did. */
+      cancelled?: boolean;
       summary?: string;
       durationMs?: number;
     }
@@ -32,6 +34,10 @@ export interface AgentChat {
 
 let seq = 0;
 const nextId = (): string => `c${++seq}`;
+
+/** A run that ended leaves no card spinning: its unfinished tool calls will never report an end. */
+const settleTools = (items: ChatItem[]): ChatItem[] =>
+  items.map((i) => (i.kind === "tool" && !i.done ? { ...i, done: true, cancelled: true } : i));
 
 /** One chat thread driven by `agent/run` / `agent/event` / `agent/cancel` over the page's socket. */
 export function useAgentChat(): AgentChat {
@@ -86,9 +92,13 @@ export function useAgentChat(): AgentChat {
         });
         if (e.stopReason === "cancelled") push({ kind: "note", id: nextId(), text: "Stopped." });
         if (e.stopReason === "recursion_limit") push({ kind: "note", id: nextId(), text: "Stopped: step limit." });
-        if (e.stopReason !== "awaiting_approval") setRunId(undefined);
+        if (e.stopReason !== "awaiting_approval") {
+          setItems(settleTools);
+          setRunId(undefined);
+        }
         break;
       case "error":
+        setItems(settleTools);
         push({ kind: "error", id: nextId(), message: `${e.message} (${e.code})` });
         setRunId(undefined);
         break;

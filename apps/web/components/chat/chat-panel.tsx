@@ -38,7 +38,7 @@ function ChatEntry({
           <summary>
             <span className="tool-name">{item.name}</span>
             <span className="tool-state">
-              {!item.done ? "running…" : item.isError ? "error" : "ok"}
+              {!item.done ? "running…" : item.cancelled ? "cancelled" : item.isError ? "error" : "ok"}
               {item.durationMs !== undefined ? ` · ${Math.round(item.durationMs)} ms` : ""}
             </span>
           </summary>

@@ -1,0 +1,148 @@
+/**
+ * What every browser test needs: the production build of apps/web started as its own process on a
+ * free port over a temp workspace, and Debian's chromium driven by playwright-core.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
+import type { Workspace } from "./helpers.js";
+
+export const WEB = fileURLToPath(new URL("../", import.meta.url));
+export const REPO = path.resolve(WEB, "../..");
+export const RESULTS = path.join(WEB, "test-results");
+const CHROMIUM = "/usr/bin/chromium";
+const SERVER = path.join(WEB, "dist/server/index.js");
+export const MCP_BIN = path.join(REPO, "apps/mcp-fs-server/dist/index.js");
+
+/** Why browser tests cannot run here, or undefined when they can. */
+export const browserSkipReason: string | undefined = !existsSync(CHROMIUM)
+  ? `${CHROMIUM} is absent (apt-get install -y chromium)`
+  : !existsSync(SERVER) || !existsSync(path.join(WEB, ".next/BUILD_ID")) || !existsSync(MCP_BIN)
+    ? "the apps are not built (npm run build)"
+    : undefined;
+
+/** Variables that would pick a model (or leak one from the developer's shell) in the spawned server. */
+const MODEL_ENV = [
+  "TEXTIDE_MODEL",
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_BASE_URL",
+  "OPENAI_API_KEY",
+  "OPENAI_BASE_URL",
+  "OLLAMA_HOST",
+  "TEXTIDE_IDE_TOKEN",
+];
+
+export interface WebProcess {
+  child: ChildProcess;
+  base: string;
+  /** Everything the server printed so far (for failure messages). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `node dist/server/index.js` (NODE_ENV=production) on port 0 over `ws`; resolves with its URL once
+ * it prints it. Model variables from the caller's shell are dropped, so with no `env` the offline planner
+ * answers; pass them in `env` to point the server at another model.
+ */
+export function startWebProcess(ws: Workspace, env: Record<string, string> = {}): Promise<WebProcess> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of MODEL_ENV) delete childEnv[key];
+  Object.assign(childEnv, {
+    NODE_ENV: "production",
+    HOST: "127.0.0.1",
+    PORT: "0",
+    PROJECT_ROOT: ws.project,
+    GENERATED_ASSETS: ws.assets,
+    TEXTIDE_DATA_DIR: path.join(ws.dir, "data"),
+    ...env,
+  });
+  const child = spawn(process.execPath, [SERVER], { cwd: WEB, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGTERM");
+    const killer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+    await exited;
+    clearTimeout(killer);
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`server did not start:\n${log}`));
+    }, 30_000);
+    const onData = (chunk: Buffer): void => {
+      log += chunk.toString("utf8");
+      const m = /listening on (http:\/\/\S+)/.exec(log);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve({ child, base: m[1], output: () => log, stop });
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${log}`));
+    });
+  });
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+    ],
+  });
+}
+
+export interface IdePage {
+  page: Page;
+  /** Uncaught exceptions in the page. */
+  pageErrors: string[];
+  consoleLines: string[];
+  /** Every URL the page requested. */
+  requested: string[];
+}
+
+/** A fresh context (own storage, so the theme starts from `colorScheme`) with the IDE loaded. */
+export async function openIde(
+  browser: Browser,
+  base: string,
+  options: BrowserContextOptions = { viewport: { width: 1400, height: 860 } },
+): Promise<IdePage> {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  const ide: IdePage = { page, pageErrors: [], consoleLines: [], requested: [] };
+  page.on("pageerror", (err) => ide.pageErrors.push(err.message));
+  page.on("console", (m) => ide.consoleLines.push(m.text()));
+  page.on("request", (r) => ide.requested.push(r.url()));
+  await page.goto(base);
+  return ide;
+}
+
+/** Saves a screenshot under apps/web/test-results/ (gitignored) and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(RESULTS, { recursive: true });
+  const file = path.join(RESULTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/** Replaces a file the way editors and the agent do: temp file beside it, then rename. */
+export async function writeAtomic(file: string, content: string | Buffer): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  await writeFile(tmp, content);
+  await rename(tmp, file);
+}
