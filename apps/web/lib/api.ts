@@ -67,3 +67,19 @@ export async function fetchModel(): Promise<ModelInfo | undefined> {
     return undefined;
   }
 }
+
+/** One sheet of a workbook from `GET /api/table` (cells as text, header row separate). */
+export interface TableResponse {
+  path: string;
+  sheets: string[];
+  sheet: string;
+  columns: string[];
+  rows: string[][];
+  totalRows: number;
+  truncated: boolean;
+  maxRows: number;
+}
+
+export function fetchTable(path: string, sheet?: string): Promise<TableResponse> {
+  return call<TableResponse>(`/api/table?path=${q(path)}${sheet ? `&sheet=${q(sheet)}` : ""}`);
+}
