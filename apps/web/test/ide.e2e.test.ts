@@ -104,6 +104,8 @@ describe.skipIf(skipReason !== undefined)("IDE in a real browser", () => {
 
   it("opens README.md in Monaco", async () => {
     await page.click(row("README.md"));
+    // Markdown opens in the rendered preview; its source is one toggle away.
+    await page.click(`${panel("README.md")} .view-toggle button:has-text("Source")`);
     const lines = `${panel("README.md")} .monaco-editor .view-lines`;
     await page.waitForSelector(lines, { timeout: 15_000 });
     // A string expression: this file is type-checked without the DOM lib.
