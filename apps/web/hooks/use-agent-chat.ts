@@ -91,8 +91,6 @@ export function useAgentChat(options: { approvals: boolean; onSettled?: () => vo
         });
         if (e.stopReason === "cancelled") push({ kind: "note", id: nextId(), text: "Stopped." });
         if (e.stopReason === "recursion_limit") push({ kind: "note", id: nextId(), text: "Stopped: step limit." });
-        if (e.stopReason === "awaiting_approval")
-          push({ kind: "note", id: nextId(), text: "Waiting for your approval." });
         setRunId(undefined);
         settledRef.current?.();
         break;

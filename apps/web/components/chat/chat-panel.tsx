@@ -153,7 +153,7 @@ function ModelLabel({ model, onToggleHint }: { model: ModelInfo; onToggleHint: (
       title={model.configureHint ?? "The built-in offline planner: no LLM is configured."}
       onClick={onToggleHint}
     >
-      {model.label} ⓘ
+      {model.label} (?)
     </button>
   );
 }

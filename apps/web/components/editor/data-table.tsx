@@ -11,7 +11,8 @@ const CHAR_PX = 7.2;
 function columnWidths(columns: readonly string[], rows: readonly (readonly string[])[]): number[] {
   const sample = rows.slice(0, 200);
   return columns.map((h, c) => {
-    let chars = h.length + 2;
+    // Header text is bold and carries the sort mark: count it wider than cell text.
+    let chars = h.length * 1.15 + 3;
     for (const r of sample) chars = Math.max(chars, (r[c] ?? "").length);
     return Math.round(Math.min(360, Math.max(56, chars * CHAR_PX + 18)));
   });
@@ -31,7 +32,7 @@ export function DataTable({ columns, rows, note, controls }: DataTableProps): Re
   const [sort, setSort] = useState<SortState>();
   const order = useMemo(() => sortedOrder(rows, sort), [rows, sort]);
   const widths = useMemo(() => columnWidths(columns, rows), [columns, rows]);
-  const numWidth = Math.round(String(rows.length).length * CHAR_PX + 20);
+  const numWidth = Math.round(Math.max(2, String(rows.length).length) * CHAR_PX + 24);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: order.length,
