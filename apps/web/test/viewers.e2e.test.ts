@@ -207,6 +207,29 @@ describe.skipIf(skipReason !== undefined)("viewers in a real browser", () => {
     await shot("viewers-xlsx.png");
   });
 
+  it("chat: Enter sends, tool cards complete, answer paths open files, the thread reloads from the list", async () => {
+    await page.waitForSelector(".model-label.offline", { timeout: 10_000 });
+    expect(await page.getAttribute(".model-label.offline", "title")).toContain("ANTHROPIC_API_KEY");
+    await page.fill('textarea[aria-label="Message"]', "pie chart of the largest planets from planets.xlsx");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector('.chat-panel .tool-card[data-tool="exec_run_js"][data-state="ok"]', { timeout: 30_000 });
+    const link = '.chat-panel .msg.assistant .path-link[data-path="data/planets.xlsx"]';
+    await page.waitForSelector(link, { timeout: 30_000 });
+    await page.waitForSelector('.chat-panel button[title^="Send"]', { timeout: 10_000 });
+    const states = await texts(".chat-panel .tool-card .tool-state");
+    expect(states.every((t) => /^ok · \d+ ms$/.test(t))).toBe(true);
+    await page.click(link);
+    await page.waitForSelector('.tab.active[data-path="data/planets.xlsx"]', { timeout: 10_000 });
+    await page.click('.chat-panel button:has-text("New thread")');
+    expect(await page.$(".chat-panel .tool-card")).toBeNull();
+    await page.click('.chat-panel button:has-text("Threads")');
+    await page.click('.thread-list li button:has-text("pie chart of the largest planets")');
+    await page.waitForSelector('.chat-panel .tool-card[data-tool="fs_search_files"][data-state="ok"]', {
+      timeout: 10_000,
+    });
+    expect(await texts(".chat-panel .msg.user")).toEqual(["pie chart of the largest planets from planets.xlsx"]);
+  }, 90_000);
+
   it("on a save conflict, Compare shows the diff and Keep mine overwrites the disk", async () => {
     const p = "notes/todo.txt";
     const file = path.join(ws.project, p);
