@@ -158,6 +158,21 @@ describe.skipIf(skipReason !== undefined)("viewers in a real browser", () => {
     expect(actions.join("|")).toMatch(/PNG/);
     expect(actions.join("|")).not.toMatch(/Editor|Source|Compiled/i);
     await shot("viewers-vega.png");
+    for (const [label, file] of [
+      ["Save as PNG", "launches.png"],
+      ["Save as SVG", "launches.svg"],
+    ] as const) {
+      if (!(await page.isVisible(`${panel(p)} .vega-actions`)))
+        await page.click(`${panel(p)} .vega-embed details > summary`);
+      const [download] = await Promise.all([
+        page.waitForEvent("download", { timeout: 10_000 }),
+        page.click(`${panel(p)} .vega-actions a:has-text("${label}")`),
+      ]);
+      expect(download.suggestedFilename()).toBe(file);
+      expect(download.url()).toMatch(/^(data|blob):/);
+      const saved = await readFile(await download.path());
+      expect(saved.subarray(0, 8).toString("latin1")).toMatch(file.endsWith(".png") ? /^\x89PNG/ : /^<svg/);
+    }
     await page.click(`${panel(p)} .view-toggle button:has-text("Source")`);
     await page.waitForSelector(`${panel(p)} .monaco-editor .view-lines`, { timeout: 15_000 });
   }, 60_000);
