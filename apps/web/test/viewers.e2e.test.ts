@@ -96,6 +96,8 @@ describe.skipIf(skipReason !== undefined)("viewers in a real browser", () => {
     await writeFile(path.join(ws.project, "charts", "launches.vl.json"), JSON.stringify(SPEC, null, 2));
     await writeFile(path.join(ws.project, "notes", "check.md"), MARKDOWN);
     await writeFile(path.join(ws.project, "notes", "todo.txt"), "observe Jupiter\nlog the moons\n");
+    const big = Array.from({ length: 100_000 }, (_, i) => `${i},star ${i},${(i * 7919) % 100_003}`);
+    await writeFile(path.join(ws.project, "data", "stars.csv"), `id,name,score\n${big.join("\n")}\n`);
     server = await startServer(ws);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -221,6 +223,25 @@ describe.skipIf(skipReason !== undefined)("viewers in a real browser", () => {
     expect(await page.getAttribute(diameter, "aria-sort")).toBe("descending");
     await shot("viewers-xlsx.png");
   });
+
+  it("keeps a 100,000-row CSV virtualised: few rows in the DOM, the last row reachable, sortable", async () => {
+    const p = "data/stars.csv";
+    await openFile(p);
+    await page.waitForSelector(`${panel(p)} tbody tr[data-row]`, { timeout: 15_000 });
+    expect(await texts(`${panel(p)} .row-count`)).toEqual(["100,000 rows · 3 columns"]);
+    const domRows = async (): Promise<number> => (await texts(`${panel(p)} tbody tr[data-row]`)).length;
+    expect(await domRows()).toBeLessThan(120);
+    await page.evaluate(
+      `(() => { const s = document.querySelector(${JSON.stringify(`${panel(p)} .table-scroll`)}); s.scrollTop = s.scrollHeight; })()`,
+    );
+    await page.waitForSelector(`${panel(p)} tbody tr[data-row="99999"]`, { timeout: 5_000 });
+    expect(await domRows()).toBeLessThan(120);
+    await page.click(`${panel(p)} thead th:has-text("score")`);
+    await page.click(`${panel(p)} thead th:has-text("score")`);
+    await page.evaluate(`document.querySelector(${JSON.stringify(`${panel(p)} .table-scroll`)}).scrollTop = 0`);
+    const top = await texts(`${panel(p)} tbody tr[data-row] td:nth-child(4)`);
+    expect(top.slice(0, 3).map(Number)).toEqual([100_002, 100_001, 100_000]);
+  }, 60_000);
 
   it("chat: Enter sends, tool cards complete, answer paths open files, the thread reloads from the list", async () => {
     await page.waitForSelector(".model-label.offline", { timeout: 10_000 });
