@@ -2,34 +2,25 @@
 
 import { useCallback, useRef, useState } from "react";
 import { useSocketEvent } from "@/hooks/use-socket-event";
+import { fetchThread } from "@/lib/api";
+import { historyToItems, type ChatItem } from "@/lib/chat-items";
 import { getSocket } from "@/lib/socket-client";
 import type { AgentEvent } from "@/lib/types";
 
-export type ChatItem =
-  | { kind: "user"; id: string; text: string }
-  | { kind: "assistant"; id: string; runId: string; text: string; outputs: string[] }
-  | {
-      kind: "tool";
-      id: string;
-      name: string;
-      args: Record<string, unknown>;
-      done: boolean;
-      isError?: boolean;
-      /** The run ended (stopped or failed) before this call did. */
-      cancelled?: boolean;
-      summary?: string;
-      durationMs?: number;
-    }
-  | { kind: "approval"; id: string; name: string; args: Record<string, unknown>; answered: boolean }
-  | { kind: "error"; id: string; message: string }
-  | { kind: "note"; id: string; text: string };
+export type { ChatItem };
 
 export interface AgentChat {
   items: ChatItem[];
   running: boolean;
+  /** The thread shown (undefined for a new, not yet started one). */
+  threadId: string | undefined;
   send: (text: string) => void;
   stop: () => void;
   approve: (decision: "approve" | "reject") => void;
+  /** Starts a new, empty thread. */
+  newThread: () => void;
+  /** Shows a stored thread (`runId` if a run of it is under way); the next message continues it. */
+  openThread: (threadId: string, runId?: string) => Promise<void>;
 }
 
 let seq = 0;
@@ -39,17 +30,28 @@ const nextId = (): string => `c${++seq}`;
 const settleTools = (items: ChatItem[]): ChatItem[] =>
   items.map((i) => (i.kind === "tool" && !i.done ? { ...i, done: true, cancelled: true } : i));
 
-/** One chat thread driven by `agent/run` / `agent/event` / `agent/cancel` over the page's socket. */
-export function useAgentChat(): AgentChat {
+/**
+ * One chat thread driven by `agent/run` / `agent/event` / `agent/cancel` / `agent/approve` over the page's
+ * socket. `onSettled` is called when a run ends (the thread list refreshes then).
+ */
+export function useAgentChat(options: { approvals: boolean; onSettled?: () => void }): AgentChat {
   const [items, setItems] = useState<ChatItem[]>([]);
   const [runId, setRunId] = useState<string>();
+  const [threadId, setThreadId] = useState<string>();
   const thread = useRef<string>(undefined);
   const awaitingThread = useRef(false);
+  const settledRef = useRef(options.onSettled);
+  settledRef.current = options.onSettled;
+  const { approvals } = options;
 
   const push = useCallback((item: ChatItem) => setItems((prev) => [...prev, item]), []);
+  const showThread = useCallback((id: string | undefined) => {
+    thread.current = id;
+    setThreadId(id);
+  }, []);
 
   useSocketEvent("agent/event", (e: AgentEvent) => {
-    if (thread.current === undefined && awaitingThread.current && e.type === "run_started") thread.current = e.threadId;
+    if (thread.current === undefined && awaitingThread.current && e.type === "run_started") showThread(e.threadId);
     if (e.threadId !== thread.current) return;
     switch (e.type) {
       case "run_started":
@@ -73,6 +75,7 @@ export function useAgentChat(): AgentChat {
             isError: e.isError,
             summary: e.summary,
             durationMs: e.durationMs,
+            outputs: e.outputs,
           };
           const found = prev.some((i) => i.kind === "tool" && i.id === e.callId);
           if (!found) return [...prev, { kind: "tool", id: e.callId, name: e.name, args: {}, ...update }];
@@ -80,7 +83,7 @@ export function useAgentChat(): AgentChat {
         });
         break;
       case "approval_required":
-        push({ kind: "approval", id: e.callId, name: e.name, args: e.args, answered: false });
+        push({ kind: "approval", id: e.callId, name: e.name, args: e.args });
         break;
       case "final":
         setItems((prev) => {
@@ -92,15 +95,16 @@ export function useAgentChat(): AgentChat {
         });
         if (e.stopReason === "cancelled") push({ kind: "note", id: nextId(), text: "Stopped." });
         if (e.stopReason === "recursion_limit") push({ kind: "note", id: nextId(), text: "Stopped: step limit." });
-        if (e.stopReason !== "awaiting_approval") {
-          setItems(settleTools);
-          setRunId(undefined);
-        }
+        // A run paused for approval resumes its pending calls; any other end leaves none running.
+        if (e.stopReason !== "awaiting_approval") setItems(settleTools);
+        setRunId(undefined);
+        settledRef.current?.();
         break;
       case "error":
         setItems(settleTools);
         push({ kind: "error", id: nextId(), message: `${e.message} (${e.code})` });
         setRunId(undefined);
+        settledRef.current?.();
         break;
     }
   });
@@ -113,7 +117,7 @@ export function useAgentChat(): AgentChat {
       getSocket().emit("agent/run", { threadId: thread.current, text }, (reply) => {
         awaitingThread.current = false;
         if (reply.ok) {
-          thread.current = reply.data.threadId;
+          showThread(reply.data.threadId);
           setRunId((r) => (r === "pending" ? reply.data.runId : r));
         } else {
           push({ kind: "error", id: nextId(), message: reply.error.message });
@@ -121,7 +125,7 @@ export function useAgentChat(): AgentChat {
         }
       });
     },
-    [push],
+    [push, showThread],
   );
 
   const stop = useCallback(() => {
@@ -133,16 +137,36 @@ export function useAgentChat(): AgentChat {
 
   const approve = useCallback(
     (decision: "approve" | "reject") => {
-      const threadId = thread.current;
-      if (!threadId) return;
-      setItems((prev) => prev.map((i) => (i.kind === "approval" ? { ...i, answered: true } : i)));
-      getSocket().emit("agent/approve", { threadId, decision }, (reply) => {
-        if (reply.ok) setRunId(reply.data.runId);
-        else push({ kind: "error", id: nextId(), message: reply.error.message });
+      const id = thread.current;
+      if (!id) return;
+      setItems((prev) => prev.map((i) => (i.kind === "approval" && !i.decision ? { ...i, decision } : i)));
+      setRunId("pending");
+      getSocket().emit("agent/approve", { threadId: id, decision }, (reply) => {
+        if (reply.ok) setRunId((r) => (r === "pending" ? reply.data.runId : r));
+        else {
+          push({ kind: "error", id: nextId(), message: reply.error.message });
+          setRunId(undefined);
+        }
       });
     },
     [push],
   );
 
-  return { items, running: runId !== undefined, send, stop, approve };
+  const newThread = useCallback(() => {
+    showThread(undefined);
+    setItems([]);
+    setRunId(undefined);
+  }, [showThread]);
+
+  const openThread = useCallback(
+    async (id: string, active?: string) => {
+      const messages = await fetchThread(id);
+      showThread(id);
+      setItems(historyToItems(id, messages, approvals && active === undefined));
+      setRunId(active);
+    },
+    [approvals, showThread],
+  );
+
+  return { items, running: runId !== undefined, threadId, send, stop, approve, newThread, openThread };
 }

@@ -1,3 +1,4 @@
+import type { TraceMessage } from "@textide/shared";
 import type { FileResponse, TreeResponse } from "./types";
 
 export class ApiError extends Error {
@@ -56,6 +57,8 @@ export interface ModelInfo {
   id: string;
   label: string;
   offline: boolean;
+  /** Whether some tools wait for the user's approval (server setting). */
+  approvals?: boolean;
   configureHint?: string;
 }
 
@@ -66,4 +69,35 @@ export async function fetchModel(): Promise<ModelInfo | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** One sheet of a workbook from `GET /api/table` (cells as text, header row separate). */
+export interface TableResponse {
+  path: string;
+  sheets: string[];
+  sheet: string;
+  columns: string[];
+  rows: string[][];
+  totalRows: number;
+  truncated: boolean;
+  maxRows: number;
+}
+
+export function fetchTable(path: string, sheet?: string): Promise<TableResponse> {
+  return call<TableResponse>(`/api/table?path=${q(path)}${sheet ? `&sheet=${q(sheet)}` : ""}`);
+}
+
+export interface ThreadSummary {
+  threadId: string;
+  title: string;
+  updatedAt: string;
+  runId?: string;
+}
+
+export async function fetchThreads(): Promise<ThreadSummary[]> {
+  return (await call<{ threads: ThreadSummary[] }>("/api/threads")).threads;
+}
+
+export async function fetchThread(threadId: string): Promise<TraceMessage[]> {
+  return (await call<{ messages: TraceMessage[] }>(`/api/threads/${encodeURIComponent(threadId)}`)).messages;
 }

@@ -44,11 +44,3 @@ export function parseDelimited(
   }
   return { rows, more: false };
 }
-
-/** Numeric-aware comparison for sorting table cells. */
-export function compareCells(a: string, b: string): number {
-  const x = Number(a);
-  const y = Number(b);
-  if (a.trim() !== "" && b.trim() !== "" && Number.isFinite(x) && Number.isFinite(y)) return x - y;
-  return a.localeCompare(b, undefined, { numeric: true, sensitivity: "base" });
-}

@@ -1,10 +1,10 @@
 import type { TreeEntry } from "./types";
 import { isDirectory, isGenerated } from "./types";
 
-export type ViewerKind = "image" | "table" | "markdown" | "json" | "code" | "binary";
+export type ViewerKind = "image" | "table" | "workbook" | "markdown" | "json" | "code" | "binary";
 
 const IMAGE = new Set(["png", "jpg", "jpeg", "gif", "webp", "svg", "bmp", "ico", "avif"]);
-const BINARY = new Set(["xlsx", "xls", "pdf", "zip", "gz", "tar", "woff", "woff2", "ttf", "mp3", "mp4", "wasm"]);
+const BINARY = new Set(["pdf", "zip", "gz", "tar", "woff", "woff2", "ttf", "mp3", "mp4", "wasm"]);
 
 const LANGUAGE: Record<string, string> = {
   js: "javascript",
@@ -38,6 +38,7 @@ export function viewerKind(path: string): ViewerKind {
   const ext = extensionOf(path);
   if (IMAGE.has(ext)) return "image";
   if (ext === "csv" || ext === "tsv") return "table";
+  if (ext === "xlsx" || ext === "xls") return "workbook";
   if (ext === "md" || ext === "markdown") return "markdown";
   if (ext === "json") return "json";
   if (BINARY.has(ext)) return "binary";

@@ -5,6 +5,7 @@ import { AppError, toAppError } from "./errors.js";
 import { getFile, getRaw, getTree, putFile } from "./http/files.js";
 import { allowedHostnames, checkHostAndOrigin } from "./http/guard.js";
 import { postOpenFile } from "./http/open-file.js";
+import { getTable } from "./http/table.js";
 import { getModel, getThread, getThreads } from "./http/threads.js";
 import { sendError, sendJson } from "./http/respond.js";
 import { consoleLogger, type Logger } from "./log.js";
@@ -52,6 +53,7 @@ export function createWebServer({ config, policy, log = consoleLogger, runtime }
       PUT: (url, req, res) => putFile(files, url, req, res),
     },
     "/api/raw": { GET: (url, _req, res) => getRaw(files, url, res) },
+    "/api/table": { GET: (url, _req, res) => getTable(files, url, res) },
     "/api/open-file": { POST: (_url, req, res) => postOpenFile({ policy, io, token: config.ideToken }, req, res) },
   };
   if (runtime) {

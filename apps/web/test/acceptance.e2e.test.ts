@@ -100,6 +100,7 @@ describe.skipIf(browserSkipReason !== undefined)("acceptance in a real browser (
     const file = path.join(ws.project, p);
     await page.click(css.treeRow("notes"));
     await page.click(css.treeRow(p));
+    await page.click(css.viewToggle(p, "Source"));
     await page.waitForFunction(editorShows(p, "Things to ask the assistant"), undefined, { timeout: 15_000 });
 
     const editLocally = async (text: string): Promise<void> => {

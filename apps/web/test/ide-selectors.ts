@@ -17,6 +17,9 @@ export const css = {
   panelImage: (p: string) => `[role="tabpanel"][data-path=${q(p)}] img`,
   panelEditorLines: (p: string) => `[role="tabpanel"][data-path=${q(p)}] .monaco-editor .view-lines`,
   panelTableRow: (p: string) => `[role="tabpanel"][data-path=${q(p)}] table tbody tr`,
+  /** A viewer's mode switch (Preview/Source, Chart/Source) in the file's panel. */
+  viewToggle: (p: string, mode: string) =>
+    `[role="tabpanel"][data-path=${q(p)}] .view-toggle button:has-text(${q(mode)})`,
   saveStatus: (p: string) => `[role="tabpanel"][data-path=${q(p)}] .save-status`,
   connected: ".conn.ok",
   chatInput: '[aria-label="Chat"] textarea',

@@ -45,6 +45,8 @@ describe.skipIf(browserSkipReason !== undefined)("IDE in a real browser", () => 
 
   it("opens README.md in Monaco", async () => {
     await page.click(css.treeRow("README.md"));
+    // Markdown opens in the rendered preview; its source is one toggle away.
+    await page.click(css.viewToggle("README.md", "Source"));
     await page.waitForSelector(css.panelEditorLines("README.md"), { timeout: 15_000 });
     await page.waitForFunction(editorShows("README.md", "Sample workspace"), undefined, { timeout: 10_000 });
   });

@@ -1,98 +1,96 @@
 "use client";
 
-import { useEffect, useRef, useState, type ReactNode } from "react";
-import { useAgentChat, type ChatItem } from "@/hooks/use-agent-chat";
-import { fetchModel, type ModelInfo } from "@/lib/api";
+import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { useAgentChat } from "@/hooks/use-agent-chat";
+import { fetchModel, fetchThreads, type ModelInfo, type ThreadSummary } from "@/lib/api";
+import { ChatEntry } from "./chat-entry";
+import { ThreadList } from "./thread-list";
 
-function formatArgs(args: Record<string, unknown>): string {
-  const text = JSON.stringify(args);
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
-}
-
-function ChatEntry({
-  item,
-  onOpen,
-  onApprove,
-}: {
-  item: ChatItem;
-  onOpen: (path: string) => void;
-  onApprove: (d: "approve" | "reject") => void;
-}): ReactNode {
-  switch (item.kind) {
-    case "user":
-      return <div className="msg user">{item.text}</div>;
-    case "assistant":
-      return (
-        <div className="msg assistant">
-          <div className="msg-text">{item.text}</div>
-          {item.outputs.map((p) => (
-            <button key={p} type="button" className="output-link" onClick={() => onOpen(p)}>
-              {p}
-            </button>
-          ))}
-        </div>
-      );
-    case "tool":
-      return (
-        <details className={`tool-card${item.isError ? " error" : ""}`} data-tool={item.name}>
-          <summary>
-            <span className="tool-name">{item.name}</span>
-            <span className="tool-state">
-              {!item.done ? "running…" : item.cancelled ? "cancelled" : item.isError ? "error" : "ok"}
-              {item.durationMs !== undefined ? ` · ${Math.round(item.durationMs)} ms` : ""}
-            </span>
-          </summary>
-          <div className="tool-args">
-            <code>{formatArgs(item.args)}</code>
-          </div>
-          {item.summary ? <div className="tool-summary">{item.summary}</div> : null}
-        </details>
-      );
-    case "approval":
-      return (
-        <div className="tool-card approval">
-          <div>
-            Approve <span className="tool-name">{item.name}</span>?
-          </div>
-          <div className="tool-args">
-            <code>{formatArgs(item.args)}</code>
-          </div>
-          {!item.answered ? (
-            <div className="dialog-actions">
-              <button type="button" onClick={() => onApprove("approve")}>
-                Approve
-              </button>
-              <button type="button" className="danger" onClick={() => onApprove("reject")}>
-                Reject
-              </button>
-            </div>
-          ) : null}
-        </div>
-      );
-    case "error":
-      return <div className="msg error">{item.message}</div>;
-    case "note":
-      return <div className="msg note">{item.text}</div>;
-  }
-}
+const SEND_TITLE = "Send (Enter; Shift+Enter for a new line)";
+const STOP_TITLE = "Stop the run (Esc or Ctrl+.)";
 
 function Chat({ model, onOpen }: { model: ModelInfo; onOpen: (path: string) => void }): ReactNode {
-  const chat = useAgentChat();
+  const [threads, setThreads] = useState<ThreadSummary[]>();
+  const [showThreads, setShowThreads] = useState(false);
+  const refreshThreads = useCallback(() => {
+    fetchThreads().then(setThreads, () => setThreads([]));
+  }, []);
+  const chat = useAgentChat({ approvals: model.approvals === true, onSettled: refreshThreads });
   const [text, setText] = useState("");
+  const [loadError, setLoadError] = useState<string>();
   const logRef = useRef<HTMLDivElement>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const { running, stop } = chat;
+
   useEffect(() => {
     const log = logRef.current;
     if (log) log.scrollTop = log.scrollHeight;
   }, [chat.items]);
+  useEffect(refreshThreads, [refreshThreads]);
+  useEffect(() => {
+    // Ctrl+. works anywhere in the IDE; Esc only inside the chat (Monaco and dialogs use it too).
+    const onKey = (e: KeyboardEvent): void => {
+      if (running && e.ctrlKey && e.key === ".") {
+        e.preventDefault();
+        stop();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [running, stop]);
+
   const submit = (): void => {
     const t = text.trim();
     if (!t || chat.running) return;
     chat.send(t);
     setText("");
   };
+  const pick = (t: ThreadSummary): void => {
+    setShowThreads(false);
+    setLoadError(undefined);
+    chat.openThread(t.threadId, t.runId).catch((err: unknown) => {
+      setLoadError(`Could not load the thread: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  };
+
   return (
-    <>
+    <div
+      className="chat-body"
+      onKeyDown={(e) => {
+        if (e.key === "Escape" && running) {
+          e.preventDefault();
+          stop();
+        }
+      }}
+    >
+      <div className="thread-bar">
+        <button
+          type="button"
+          aria-expanded={showThreads}
+          onClick={() => {
+            if (!showThreads) refreshThreads();
+            setShowThreads((s) => !s);
+          }}
+          title="Show stored threads"
+        >
+          Threads{threads ? ` (${threads.length})` : ""} {showThreads ? "▴" : "▾"}
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            chat.newThread();
+            setShowThreads(false);
+            inputRef.current?.focus();
+          }}
+          disabled={chat.running}
+          title="Start a new thread"
+        >
+          New thread
+        </button>
+      </div>
+      {showThreads ? <ThreadList threads={threads} current={chat.threadId} onPick={pick} /> : null}
       <div className="chat-log" ref={logRef} aria-live="polite">
+        {loadError ? <div className="msg error">{loadError}</div> : null}
         {chat.items.length === 0 ? (
           <div className="chat-placeholder muted">
             Ask about your files: “chart planet radii from data/planets.xlsx”.
@@ -111,7 +109,9 @@ function Chat({ model, onOpen }: { model: ModelInfo; onOpen: (path: string) => v
         }}
       >
         <textarea
-          placeholder="Ask about your files… (Enter to send, Shift+Enter for a new line)"
+          ref={inputRef}
+          aria-label="Message"
+          placeholder="Ask about your files… (Enter to send, Shift+Enter for a new line, Esc to stop)"
           rows={2}
           value={text}
           onChange={(e) => setText(e.target.value)}
@@ -124,23 +124,44 @@ function Chat({ model, onOpen }: { model: ModelInfo; onOpen: (path: string) => v
         />
         <div className="chat-actions">
           {chat.running ? (
-            <button type="button" className="danger" onClick={chat.stop}>
+            <button type="button" className="danger" onClick={chat.stop} title={STOP_TITLE}>
               Stop
             </button>
           ) : (
-            <button type="submit" disabled={text.trim() === ""}>
+            <button type="submit" disabled={text.trim() === ""} title={SEND_TITLE}>
               Send
             </button>
           )}
         </div>
       </form>
-    </>
+    </div>
+  );
+}
+
+/** The model in use; the offline planner says so, and a click shows how to configure an LLM. */
+function ModelLabel({ model, onToggleHint }: { model: ModelInfo; onToggleHint: () => void }): ReactNode {
+  if (!model.offline)
+    return (
+      <span className="model-label" title={model.id}>
+        {model.label}
+      </span>
+    );
+  return (
+    <button
+      type="button"
+      className="model-label offline"
+      title={model.configureHint ?? "The built-in offline planner: no LLM is configured."}
+      onClick={onToggleHint}
+    >
+      {model.label} (?)
+    </button>
   );
 }
 
 /** The chat: a full agent chat when the server has the agent runtime (`GET /api/model`), else a placeholder. */
 export function ChatPanel({ onOpen }: { onOpen: (path: string) => void }): ReactNode {
   const [model, setModel] = useState<ModelInfo | null>();
+  const [hint, setHint] = useState(false);
   useEffect(() => {
     void fetchModel().then((m) => setModel(m ?? null));
   }, []);
@@ -148,12 +169,9 @@ export function ChatPanel({ onOpen }: { onOpen: (path: string) => void }): React
     <section className="chat-panel" aria-label="Chat">
       <header className="panel-header">
         <span>Chat</span>
-        {model ? (
-          <span className="model-label" title={model.id}>
-            {model.label}
-          </span>
-        ) : null}
+        {model ? <ModelLabel model={model} onToggleHint={() => setHint((h) => !h)} /> : null}
       </header>
+      {hint && model?.configureHint ? <p className="model-hint">{model.configureHint}</p> : null}
       {model ? (
         <Chat model={model} onOpen={onOpen} />
       ) : (

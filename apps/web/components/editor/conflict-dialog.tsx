@@ -1,34 +1,99 @@
 "use client";
 
-import { useEffect, useRef, type ReactNode } from "react";
+import dynamic from "next/dynamic";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { fetchFile } from "@/lib/api";
+
+const ConflictDiff = dynamic(() => import("./conflict-diff"), {
+  ssr: false,
+  loading: () => <div className="viewer-note">Loading diff…</div>,
+});
 
 export interface ConflictDialogProps {
   path: string;
+  /** The unsaved text in the editor. */
+  mine: string;
+  language: string;
+  theme: "light" | "dark";
   onReload: () => void;
   onOverwrite: () => void;
   onCancel: () => void;
 }
 
-/** Shown when a save hits 409: the file changed on disk since it was opened. */
-export function ConflictDialog({ path, onReload, onOverwrite, onCancel }: ConflictDialogProps): ReactNode {
+type Compare =
+  { kind: "off" } | { kind: "loading" } | { kind: "ready"; disk: string } | { kind: "error"; message: string };
+
+/** Shown when a save hits 409: the file changed on disk since it was opened. Compare shows the diff. */
+export function ConflictDialog({
+  path,
+  mine,
+  language,
+  theme,
+  onReload,
+  onOverwrite,
+  onCancel,
+}: ConflictDialogProps): ReactNode {
   const ref = useRef<HTMLDialogElement>(null);
+  const [compare, setCompare] = useState<Compare>({ kind: "off" });
   useEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
   }, []);
+  const startCompare = (): void => {
+    setCompare({ kind: "loading" });
+    fetchFile(path).then(
+      (f) => setCompare({ kind: "ready", disk: f.content }),
+      (err: unknown) => setCompare({ kind: "error", message: err instanceof Error ? err.message : String(err) }),
+    );
+  };
+  const comparing = compare.kind !== "off";
   return (
-    <dialog ref={ref} className="dialog" onCancel={onCancel} aria-labelledby="conflict-title">
+    <dialog
+      ref={ref}
+      className={comparing ? "dialog conflict-compare" : "dialog"}
+      onCancel={onCancel}
+      aria-labelledby="conflict-title"
+    >
       <h2 id="conflict-title">File changed on disk</h2>
       <p>
         <code>{path}</code> was modified by something else since you opened it.
+        {comparing ? " Left: the file on disk. Right: your edits." : ""}
       </p>
+      {compare.kind === "loading" ? <div className="viewer-note">Reading the file on disk…</div> : null}
+      {compare.kind === "error" ? <div className="viewer-note error">{compare.message}</div> : null}
+      {compare.kind === "ready" ? (
+        <div className="diff-host" data-testid="conflict-diff">
+          <ConflictDiff disk={compare.disk} mine={mine} language={language} theme={theme} />
+        </div>
+      ) : null}
       <div className="dialog-actions">
-        <button type="button" onClick={onReload}>
-          Reload from disk
-        </button>
-        <button type="button" className="danger" onClick={onOverwrite}>
-          Overwrite
-        </button>
+        {comparing ? (
+          <>
+            <button type="button" onClick={onReload} title="Discard your edits and load the file on disk">
+              Take disk
+            </button>
+            <button
+              type="button"
+              className="danger"
+              onClick={onOverwrite}
+              title="Save your edits over the file on disk"
+            >
+              Keep mine
+            </button>
+          </>
+        ) : (
+          <>
+            <button type="button" onClick={onReload}>
+              Reload from disk
+            </button>
+            <button type="button" className="danger" onClick={onOverwrite}>
+              Overwrite
+            </button>
+            <button type="button" onClick={startCompare}>
+              Compare
+            </button>
+          </>
+        )}
         <button type="button" onClick={onCancel} autoFocus>
           Cancel
         </button>

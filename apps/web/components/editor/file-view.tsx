@@ -4,14 +4,32 @@ import dynamic from "next/dynamic";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { ApiError, fetchFile, rawUrl, saveFile } from "@/lib/api";
 import { languageOf, viewerKind } from "@/lib/file-kind";
+import { isVegaLiteSpec } from "@/lib/vega-spec";
 import { ConflictDialog } from "./conflict-dialog";
 import { ImageViewer } from "./image-viewer";
+import { MarkdownPreview } from "./markdown-preview";
 import { TableViewer } from "./table-viewer";
+import { WorkbookViewer } from "./workbook-viewer";
 
 const CodeEditor = dynamic(() => import("./code-editor"), {
   ssr: false,
   loading: () => <div className="viewer-note">Loading editor…</div>,
 });
+
+const VegaLiteChart = dynamic(() => import("./vega-lite-chart"), {
+  ssr: false,
+  loading: () => <div className="viewer-note">Loading chart…</div>,
+});
+
+/** A rendered view offered beside the Monaco source, with the labels of its toggle. */
+type Rendered = { kind: "table" | "markdown" | "chart"; label: string };
+
+function renderedView(kind: string, path: string, content: string): Rendered | undefined {
+  if (kind === "table") return { kind: "table", label: "Table" };
+  if (kind === "markdown") return { kind: "markdown", label: "Preview" };
+  if (kind === "json" && isVegaLiteSpec(path, content)) return { kind: "chart", label: "Chart" };
+  return undefined;
+}
 
 export interface FileViewProps {
   path: string;
@@ -20,6 +38,8 @@ export interface FileViewProps {
   line?: number;
   theme: "light" | "dark";
   onDirtyChange: (path: string, dirty: boolean) => void;
+  /** Opens another workspace file (links in Markdown). */
+  onOpen: (path: string) => void;
 }
 
 interface Loaded {
@@ -30,14 +50,18 @@ interface Loaded {
 type Status = { kind: "idle" } | { kind: "saving" } | { kind: "saved" } | { kind: "error"; message: string };
 
 /** One open tab: fetches the file and picks the viewer by extension. */
-export function FileView({ path, version, line, theme, onDirtyChange }: FileViewProps): ReactNode {
+export function FileView({ path, version, line, theme, onDirtyChange, onOpen }: FileViewProps): ReactNode {
   const kind = viewerKind(path);
   const [loaded, setLoaded] = useState<Loaded>();
   const [error, setError] = useState<string>();
   const [draft, setDraft] = useState<string>();
   const [status, setStatus] = useState<Status>({ kind: "idle" });
   const [conflict, setConflict] = useState(false);
-  const [showText, setShowText] = useState(false);
+  const [showSource, setShowSource] = useState(false);
+  // A request to open at a line (system_open_file, a search hit) is about the source, not the rendering.
+  useEffect(() => {
+    if (line !== undefined) setShowSource(true);
+  }, [line]);
   const dirty = draft !== undefined && loaded !== undefined && draft !== loaded.content;
   const dirtyRef = useRef(dirty);
   dirtyRef.current = dirty;
@@ -54,7 +78,7 @@ export function FileView({ path, version, line, theme, onDirtyChange }: FileView
   }, [path]);
 
   useEffect(() => {
-    if (kind === "image" || kind === "binary") return;
+    if (kind === "image" || kind === "binary" || kind === "workbook") return;
     // Keep unsaved edits: a change on disk then surfaces as a conflict on save.
     if (!dirtyRef.current) void load();
   }, [kind, load, version]);
@@ -82,6 +106,7 @@ export function FileView({ path, version, line, theme, onDirtyChange }: FileView
   );
 
   if (kind === "image") return <ImageViewer path={path} version={version} />;
+  if (kind === "workbook") return <WorkbookViewer path={path} version={version} />;
   if (kind === "binary")
     return (
       <div className="viewer-note">
@@ -96,36 +121,46 @@ export function FileView({ path, version, line, theme, onDirtyChange }: FileView
   if (error) return <div className="viewer-note error">{error}</div>;
   if (!loaded) return <div className="viewer-note">Loading…</div>;
 
-  const tableMode = kind === "table" && !showText;
+  const text = draft ?? loaded.content;
+  // Decided on the text as loaded, so that editing the spec in Source does not make the toggle vanish.
+  const rendered = renderedView(kind, path, loaded.content);
+  const showRendered = rendered !== undefined && !showSource;
   return (
     <div className="viewer file-view">
       <div className="toolbar">
         <span className="file-path">{path}</span>
-        {kind === "table" ? (
-          <button type="button" onClick={() => setShowText((s) => !s)}>
-            {showText ? "Table" : "Text"}
-          </button>
+        {rendered ? (
+          <div className="view-toggle" role="group" aria-label="View">
+            <button type="button" aria-pressed={showRendered} onClick={() => setShowSource(false)}>
+              {rendered.label}
+            </button>
+            <button type="button" aria-pressed={!showRendered} onClick={() => setShowSource(true)}>
+              Source
+            </button>
+          </div>
         ) : null}
         <span className="spacer" />
         <span className="save-status" data-status={status.kind}>
           {dirty ? "● unsaved" : status.kind === "saving" ? "saving…" : status.kind === "saved" ? "saved" : ""}
           {status.kind === "error" ? `save failed: ${status.message}` : ""}
         </span>
-        {!tableMode ? (
-          <button type="button" onClick={() => void save()} disabled={!dirty} title="Save (Ctrl/Cmd+S)">
-            Save
-          </button>
-        ) : null}
+        <button type="button" onClick={() => void save()} disabled={!dirty} title="Save (Ctrl/Cmd+S)">
+          Save
+        </button>
       </div>
-      <div className="viewer-body">
-        {tableMode ? (
-          <TableViewer content={draft ?? loaded.content} delimiter={path.toLowerCase().endsWith(".tsv") ? "\t" : ","} />
+      <div className={showRendered ? `viewer-body rendered-${rendered.kind}` : "viewer-body"}>
+        {showRendered && rendered.kind === "table" ? (
+          <TableViewer content={text} delimiter={path.toLowerCase().endsWith(".tsv") ? "\t" : ","} />
+        ) : showRendered && rendered.kind === "markdown" ? (
+          <MarkdownPreview path={path} source={text} onOpen={onOpen} />
+        ) : showRendered && rendered.kind === "chart" ? (
+          <VegaLiteChart path={path} source={text} theme={theme} />
         ) : (
           <CodeEditor
             path={path}
             language={languageOf(path)}
             value={loaded.content}
-            initialValue={draft ?? loaded.content}
+            initialValue={text}
             theme={theme}
             line={line}
             onChange={setDraft}
@@ -136,6 +171,9 @@ export function FileView({ path, version, line, theme, onDirtyChange }: FileView
       {conflict ? (
         <ConflictDialog
           path={path}
+          mine={text}
+          language={languageOf(path)}
+          theme={theme}
           onReload={() => {
             setConflict(false);
             void load();

@@ -189,6 +189,7 @@ export function Workspace(): ReactNode {
                     line={t.line}
                     theme={theme}
                     onDirtyChange={onDirtyChange}
+                    onOpen={open}
                   />
                 </div>
               ))}

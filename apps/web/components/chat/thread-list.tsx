@@ -1,0 +1,29 @@
+"use client";
+
+import type { ReactNode } from "react";
+import type { ThreadSummary } from "@/lib/api";
+
+export interface ThreadListProps {
+  threads: readonly ThreadSummary[] | undefined;
+  current: string | undefined;
+  onPick: (thread: ThreadSummary) => void;
+}
+
+/** Stored threads, newest first (`GET /api/threads`). */
+export function ThreadList({ threads, current, onPick }: ThreadListProps): ReactNode {
+  if (!threads) return <div className="model-hint">Loading threads…</div>;
+  if (threads.length === 0) return <div className="model-hint">No threads yet.</div>;
+  return (
+    <ul className="thread-list" aria-label="Threads">
+      {threads.map((t) => (
+        <li key={t.threadId} aria-current={t.threadId === current} data-thread={t.threadId}>
+          <button type="button" onClick={() => onPick(t)} title={t.title}>
+            {t.runId ? "● " : ""}
+            {t.title}
+            <time dateTime={t.updatedAt}>{new Date(t.updatedAt).toLocaleString()}</time>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,67 @@
+"use client";
+
+import { useEffect, useState, type ReactNode } from "react";
+import { ApiError, fetchTable, rawUrl, type TableResponse } from "@/lib/api";
+import { DataTable } from "./data-table";
+
+/** An .xlsx workbook, parsed by the server (`GET /api/table`), one sheet at a time with a sheet picker. */
+export function WorkbookViewer({ path, version }: { path: string; version: number }): ReactNode {
+  const [sheet, setSheet] = useState<string>();
+  const [table, setTable] = useState<TableResponse>();
+  const [error, setError] = useState<string>();
+
+  useEffect(() => {
+    let live = true;
+    fetchTable(path, sheet).then(
+      (t) => {
+        if (!live) return;
+        setTable(t);
+        setError(undefined);
+      },
+      (err: unknown) => {
+        if (!live) return;
+        // The sheet may have been renamed or removed on disk: fall back to the first one.
+        if (err instanceof ApiError && err.status === 404 && sheet !== undefined) setSheet(undefined);
+        else setError(err instanceof Error ? err.message : String(err));
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [path, sheet, version]);
+
+  if (error)
+    return (
+      <div className="viewer-note error">
+        <p>{error}</p>
+        <a href={rawUrl(path)} download>
+          Download
+        </a>
+      </div>
+    );
+  if (!table) return <div className="viewer-note">Loading workbook…</div>;
+  return (
+    <DataTable
+      key={table.sheet}
+      columns={table.columns}
+      rows={table.rows}
+      controls={
+        <label className="sheet-picker">
+          Sheet{" "}
+          <select aria-label="Sheet" value={table.sheet} onChange={(e) => setSheet(e.target.value)}>
+            {table.sheets.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+      }
+      note={
+        table.truncated
+          ? `first ${table.maxRows.toLocaleString()} of ${table.totalRows.toLocaleString()} rows shown`
+          : undefined
+      }
+    />
+  );
+}

@@ -1,0 +1,80 @@
+/** What the chat shows, and how a stored thread's trace becomes it. */
+
+import type { TraceMessage } from "@textide/shared";
+
+export type ChatItem =
+  | { kind: "user"; id: string; text: string }
+  | { kind: "assistant"; id: string; runId: string; text: string; outputs: string[] }
+  | {
+      kind: "tool";
+      id: string;
+      name: string;
+      args: Record<string, unknown>;
+      done: boolean;
+      isError?: boolean;
+      /** The run ended (stopped or failed) before this call did. */
+      cancelled?: boolean;
+      summary?: string;
+      durationMs?: number;
+      outputs?: string[];
+    }
+  | {
+      kind: "approval";
+      id: string;
+      name: string;
+      args: Record<string, unknown>;
+      decision?: "approve" | "reject";
+    }
+  | { kind: "error"; id: string; message: string }
+  | { kind: "note"; id: string; text: string };
+
+/** Tool results in a stored thread are the full text the model read; the card shows its start. */
+export const HISTORY_SUMMARY_CHARS = 400;
+
+function summarize(text: string): string {
+  const t = text.trim();
+  return t.length > HISTORY_SUMMARY_CHARS ? `${t.slice(0, HISTORY_SUMMARY_CHARS - 1)}…` : t;
+}
+
+/**
+ * A stored thread (`GET /api/threads/:id`) as chat items: user turns, assistant text, and one finished
+ * tool card per call with its result (durations are not stored, so history cards have none). With
+ * `approvals` on, tool calls still without a result at the end of the thread are a run paused for
+ * approval, and come back as approval cards.
+ */
+export function historyToItems(threadId: string, messages: readonly TraceMessage[], approvals = false): ChatItem[] {
+  const items: ChatItem[] = [];
+  const tools = new Map<string, number>();
+  messages.forEach((m, i) => {
+    const id = `h-${threadId}-${i}`;
+    switch (m.role) {
+      case "system":
+        return;
+      case "user":
+        items.push({ kind: "user", id, text: m.content });
+        return;
+      case "assistant":
+        if (m.content.trim() !== "")
+          items.push({ kind: "assistant", id, runId: "history", text: m.content, outputs: [] });
+        for (const call of m.toolCalls) {
+          tools.set(call.id, items.length);
+          items.push({ kind: "tool", id: `${id}-${call.id}`, name: call.name, args: call.args, done: false });
+        }
+        return;
+      case "tool": {
+        const at = tools.get(m.toolCallId);
+        const done = { done: true, isError: m.isError, summary: summarize(m.content) };
+        const item = at === undefined ? undefined : items[at];
+        if (item?.kind === "tool") items[at!] = { ...item, ...done };
+        else items.push({ kind: "tool", id, name: m.name, args: {}, ...done });
+        return;
+      }
+    }
+  });
+  if (!approvals) return items;
+  let first = items.length;
+  while (first > 0 && items[first - 1]?.kind === "tool" && !(items[first - 1] as { done: boolean }).done) first--;
+  return items.map((item, i) =>
+    i >= first && item.kind === "tool" ? { kind: "approval", id: item.id, name: item.name, args: item.args } : item,
+  );
+}
