@@ -92,7 +92,7 @@ describe.skipIf(browserSkipReason !== undefined)("acceptance in a real browser (
       await copyFile(shot, path.join(REPO, "docs/images/ide-planets.png"));
     }
     expect(session.pageErrors).toEqual([]);
-  });
+  }, 60_000);
 
   it("a save over an external change raises the conflict dialog; Reload and Overwrite do what they say on disk", async () => {
     const ui = ide(page);

@@ -27,7 +27,7 @@ export const css = {
   toolCardState: (name: string) => `[aria-label="Chat"] .tool-card[data-tool=${q(name)}] .tool-state`,
   assistantMessage: '[aria-label="Chat"] .msg.assistant',
   /** The links under an answer to the files it produced (their text is the path). */
-  outputLink: '[aria-label="Chat"] .output-link',
+  outputLink: '[aria-label="Chat"] .msg.assistant .output-link',
   chatNote: '[aria-label="Chat"] .msg.note',
   chatError: '[aria-label="Chat"] .msg.error',
 } as const;
