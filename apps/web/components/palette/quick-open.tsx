@@ -38,6 +38,7 @@ export function QuickOpen({ onOpen }: { onOpen: (path: string) => void }): React
   const [active, setActive] = useState(0);
   const [error, setError] = useState<string>();
   const listRef = useRef<HTMLUListElement>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
@@ -46,6 +47,8 @@ export function QuickOpen({ onOpen }: { onOpen: (path: string) => void }): React
         e.preventDefault();
         e.stopPropagation();
         setOpen(true);
+        // Already open: an editor that grabbed focus meanwhile gives it back.
+        inputRef.current?.focus();
       }
     };
     window.addEventListener("keydown", onKey, true);
@@ -101,6 +104,7 @@ export function QuickOpen({ onOpen }: { onOpen: (path: string) => void }): React
         onMouseDown={(e) => e.stopPropagation()}
       >
         <input
+          ref={inputRef}
           className="qo-input"
           autoFocus
           placeholder="Search files by name (fuzzy) — ↑ ↓ to pick, Enter to open, Esc to close"
