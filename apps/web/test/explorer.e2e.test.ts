@@ -176,7 +176,9 @@ describe.skipIf(skipReason !== undefined)("explorer in a real browser", () => {
       expect(rendered).toBeLessThan(200);
 
       // Scrolling to the bottom renders the last rows...
-      await page.$eval(".file-tree", (el) => el.scrollTo({ top: el.scrollHeight }));
+      await page.evaluate(
+        `(() => { const el = document.querySelector(".file-tree"); el.scrollTo({ top: el.scrollHeight }); })()`,
+      );
       await page.waitForSelector(row("big/item-19999.txt"), { timeout: 5_000 });
       expect(await page.$(row("big/item-00000.txt"))).toBeNull();
       // ...and the keyboard moves the cursor across all of them and keeps it in view.
