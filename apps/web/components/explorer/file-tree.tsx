@@ -148,6 +148,8 @@ export function FileTree(props: FileTreeProps): ReactNode {
       aria-activedescendant={cursor !== undefined && entryIndex(cursor) >= 0 ? rowId(cursor) : undefined}
       onKeyDown={onKeyDown}
       onContextMenu={(e) => {
+        // The name input keeps the browser's own menu (paste, spelling).
+        if (e.target instanceof HTMLInputElement) return;
         const el = (e.target as HTMLElement).closest("[data-path]");
         e.preventDefault();
         props.onContextMenu(e, el?.getAttribute("data-path") ?? undefined);
