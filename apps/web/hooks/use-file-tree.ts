@@ -2,59 +2,51 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { fetchTree } from "@/lib/api";
-import type { FileChangedEvent, TreeEntry } from "@/lib/types";
-import { isDirectory, parentOf } from "@/lib/types";
+import { ancestorsOf, isAtOrBelow } from "@/lib/paths";
+import { compareEntries, insertSorted, type TreeListing } from "@/lib/tree-rows";
+import type { FileChangeKind, TreeEntry } from "@/lib/types";
+import { baseName, parentOf } from "@/lib/types";
 
 export interface FileTreeState {
   /** Loaded folder listings by workspace path ("" is the top). */
-  dirs: Readonly<Record<string, TreeEntry[]>>;
+  dirs: Readonly<Record<string, TreeListing>>;
+  /** Folders whose listing failed, with the server's message. */
+  failed: Readonly<Record<string, string>>;
   expanded: ReadonlySet<string>;
-  error: string | undefined;
   toggle: (dir: string) => void;
+  expand: (dir: string) => void;
+  collapse: (dir: string) => void;
+  collapseAll: () => void;
+  /** Reloads every loaded listing from the server. */
+  refresh: () => Promise<void>;
   /** Expands every ancestor of `path` and loads their listings. */
   reveal: (path: string) => Promise<void>;
-  /** Applies a watcher event: reloads the affected listing when it is loaded. */
-  applyChange: (event: FileChangedEvent) => void;
+  /** Applies a change (a watcher event, or the explorer's own operation) to the loaded listings. */
+  applyChange: (change: { path: string; kind: FileChangeKind }) => void;
 }
 
-function sortEntries(entries: TreeEntry[]): TreeEntry[] {
-  return [...entries].sort((a, b) => {
-    const d = Number(isDirectory(b)) - Number(isDirectory(a));
-    return d !== 0 ? d : a.name.localeCompare(b.name, undefined, { numeric: true });
-  });
-}
-
-function ancestors(path: string): string[] {
-  const parts = path.split("/");
-  const out: string[] = [];
-  for (let i = 1; i < parts.length; i++) out.push(parts.slice(0, i).join("/"));
-  return out;
-}
-
-/** The explorer's lazily loaded tree: one `/api/tree?depth=1` request per opened folder. */
+/**
+ * The explorer's lazily loaded tree: one `/api/tree?depth=1` request per opened folder; changes are
+ * applied to the loaded listings in place rather than by re-fetching (a folder may hold 20,000 files).
+ */
 export function useFileTree(): FileTreeState {
-  const [dirs, setDirs] = useState<Record<string, TreeEntry[]>>({});
+  const [dirs, setDirs] = useState<Record<string, TreeListing>>({});
+  const [failed, setFailed] = useState<Record<string, string>>({});
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set([""]));
-  const [error, setError] = useState<string>();
   const loaded = useRef(new Set<string>());
-  const pending = useRef(new Map<string, ReturnType<typeof setTimeout>>());
 
   const load = useCallback(async (dir: string): Promise<void> => {
+    loaded.current.add(dir);
     try {
       const tree = await fetchTree(dir === "" ? "." : dir, 1);
-      loaded.current.add(dir);
-      setDirs((prev) => ({ ...prev, [dir]: sortEntries(tree.entries) }));
-      setError(undefined);
+      if (!loaded.current.has(dir)) return; // deleted while loading
+      const entries = [...tree.entries].sort(compareEntries);
+      setDirs((prev) => ({ ...prev, [dir]: { entries, truncated: tree.truncated } }));
+      setFailed((prev) => without(prev, dir));
     } catch (err) {
-      if (dir === "") setError(err instanceof Error ? err.message : String(err));
-      else {
-        loaded.current.delete(dir);
-        setDirs((prev) => {
-          const next = { ...prev };
-          delete next[dir];
-          return next;
-        });
-      }
+      loaded.current.delete(dir);
+      setDirs((prev) => without(prev, dir));
+      setFailed((prev) => ({ ...prev, [dir]: err instanceof Error ? err.message : String(err) }));
     }
   }, []);
 
@@ -62,55 +54,91 @@ export function useFileTree(): FileTreeState {
     void load("");
   }, [load]);
 
-  const toggle = useCallback(
+  // A folder that is expanded but not loaded (deleted and re-created, renamed back) loads again.
+  useEffect(() => {
+    for (const dir of expanded) {
+      if (dir === "" || loaded.current.has(dir) || failed[dir] !== undefined) continue;
+      if (dirs[parentOf(dir)]?.entries.some((e) => e.path === dir)) void load(dir);
+    }
+  }, [expanded, dirs, failed, load]);
+
+  const expand = useCallback(
     (dir: string) => {
-      setExpanded((prev) => {
-        const next = new Set(prev);
-        if (next.has(dir)) next.delete(dir);
-        else {
-          next.add(dir);
-          if (!loaded.current.has(dir)) void load(dir);
-        }
-        return next;
-      });
+      setExpanded((prev) => (prev.has(dir) ? prev : new Set(prev).add(dir)));
+      if (!loaded.current.has(dir)) void load(dir);
     },
     [load],
   );
 
+  const collapse = useCallback((dir: string) => {
+    setExpanded((prev) => {
+      if (!prev.has(dir)) return prev;
+      const next = new Set(prev);
+      next.delete(dir);
+      return next;
+    });
+  }, []);
+
+  const toggle = useCallback(
+    (dir: string) => {
+      if (expanded.has(dir)) collapse(dir);
+      else expand(dir);
+    },
+    [expanded, expand, collapse],
+  );
+
+  const collapseAll = useCallback(() => setExpanded(new Set([""])), []);
+
+  const refresh = useCallback(async () => {
+    await Promise.all([...loaded.current].map((dir) => load(dir)));
+  }, [load]);
+
   const reveal = useCallback(
     async (path: string) => {
-      const chain = ancestors(path);
+      const chain = ancestorsOf(path);
       setExpanded((prev) => new Set([...prev, ...chain]));
       for (const dir of ["", ...chain]) if (!loaded.current.has(dir)) await load(dir);
     },
     [load],
   );
 
-  const applyChange = useCallback(
-    (event: FileChangedEvent) => {
-      if (event.kind === "unlinkDir") {
-        loaded.current.delete(event.path);
-        setDirs((prev) => {
-          const next = { ...prev };
-          delete next[event.path];
-          return next;
-        });
+  const applyChange = useCallback((change: { path: string; kind: FileChangeKind }) => {
+    const { path, kind } = change;
+    if (kind === "change") return;
+    if (kind === "unlinkDir" || kind === "unlink") {
+      for (const dir of [...loaded.current]) if (isAtOrBelow(dir, path)) loaded.current.delete(dir);
+      setDirs((prev) => dropBelow(prev, path));
+    }
+    const dir = parentOf(path);
+    if (!loaded.current.has(dir)) return;
+    setDirs((prev) => {
+      const listing = prev[dir];
+      if (!listing) return prev;
+      const present = listing.entries.some((e) => e.path === path);
+      if (kind === "add" || kind === "addDir") {
+        if (present) return prev;
+        const entry: TreeEntry = { name: baseName(path), path, type: kind === "addDir" ? "directory" : "file" };
+        return { ...prev, [dir]: { ...listing, entries: insertSorted(listing.entries, entry) } };
       }
-      const dir = parentOf(event.path);
-      if (!loaded.current.has(dir) || event.kind === "change") return;
-      const timers = pending.current;
-      const t = timers.get(dir);
-      if (t) clearTimeout(t);
-      timers.set(
-        dir,
-        setTimeout(() => {
-          timers.delete(dir);
-          void load(dir);
-        }, 50),
-      );
-    },
-    [load],
-  );
+      if (!present) return prev;
+      return { ...prev, [dir]: { ...listing, entries: listing.entries.filter((e) => e.path !== path) } };
+    });
+  }, []);
 
-  return { dirs, expanded, error, toggle, reveal, applyChange };
+  return { dirs, failed, expanded, toggle, expand, collapse, collapseAll, refresh, reveal, applyChange };
+}
+
+function without<T>(record: Record<string, T>, key: string): Record<string, T> {
+  if (!(key in record)) return record;
+  const next = { ...record };
+  delete next[key];
+  return next;
+}
+
+function dropBelow<T>(record: Record<string, T>, path: string): Record<string, T> {
+  const keys = Object.keys(record).filter((k) => isAtOrBelow(k, path));
+  if (keys.length === 0) return record;
+  const next = { ...record };
+  for (const k of keys) delete next[k];
+  return next;
 }

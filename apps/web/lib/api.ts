@@ -13,7 +13,8 @@ export class ApiError extends Error {
   }
 }
 
-async function call<T>(input: string, init?: RequestInit): Promise<T> {
+/** fetch + JSON; a non-2xx answer throws ApiError with the server's `{error: {code, message}}`. */
+export async function call<T>(input: string, init?: RequestInit): Promise<T> {
   const res = await fetch(input, init);
   const body = (await res.json().catch(() => ({}))) as unknown;
   if (!res.ok) {

@@ -2,12 +2,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { PathPolicy } from "@textide/shared/node";
 import type { WebConfig } from "./config.js";
 import { AppError, toAppError } from "./errors.js";
+import { createFileIndex, type FileIndex } from "./fs/file-index.js";
+import { deleteEntry, postCreate, postRename } from "./http/file-ops.js";
+import { getFileSearch } from "./http/file-search.js";
 import { getFile, getRaw, getTree, putFile } from "./http/files.js";
 import { allowedHostnames, checkHostAndOrigin } from "./http/guard.js";
 import { postOpenFile } from "./http/open-file.js";
 import { getTable } from "./http/table.js";
 import { getModel, getThread, getThreads } from "./http/threads.js";
 import { sendError, sendJson } from "./http/respond.js";
+import { putUpload } from "./http/upload.js";
 import { consoleLogger, type Logger } from "./log.js";
 import type { AgentRuntime } from "./runtime/agent-runtime.js";
 import { registerAgentHandlers } from "./socket/agent-handlers.js";
@@ -15,7 +19,7 @@ import { createIo, type Io } from "./socket/io.js";
 import { createWatcher, type WorkspaceWatcher } from "./watcher.js";
 
 export interface WebServerDeps {
-  config: Pick<WebConfig, "host" | "ideToken" | "allowedHosts">;
+  config: Pick<WebConfig, "host" | "ideToken" | "allowedHosts"> & Partial<Pick<WebConfig, "uploadMaxBytes">>;
   policy: PathPolicy;
   log?: Logger;
   /** The agent: adds `agent/*` socket events and `/api/threads`, `/api/model`. Closed with the server. */
@@ -26,12 +30,15 @@ export interface WebServer {
   server: Server;
   io: Io;
   watcher: WorkspaceWatcher;
+  /** Quick open's file list, kept current by the watcher. */
+  fileIndex: FileIndex;
   close(): Promise<void>;
 }
 
 type Handler = (url: URL, req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 const MUTATING = new Set(["PUT", "POST", "DELETE", "PATCH"]);
+const DEFAULT_UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
 
 /** The web server: REST file API under `/api/`, socket.io at `/socket.io`, and the workspace watcher. */
 export function createWebServer({ config, policy, log = consoleLogger, runtime }: WebServerDeps): WebServer {
@@ -39,6 +46,11 @@ export function createWebServer({ config, policy, log = consoleLogger, runtime }
   const server = createServer();
   const io = createIo(server, { allowedHosts });
   const files = { policy };
+  const fileIndex = createFileIndex(policy, {
+    onError: (err) => log.warn("file index walk failed", { err: String(err) }),
+  });
+  const ops = { policy, index: fileIndex };
+  const upload = { ...ops, maxBytes: config.uploadMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES };
 
   const routes: Record<string, Partial<Record<string, Handler>>> = {
     "/api/health": {
@@ -54,6 +66,11 @@ export function createWebServer({ config, policy, log = consoleLogger, runtime }
     },
     "/api/raw": { GET: (url, _req, res) => getRaw(files, url, res) },
     "/api/table": { GET: (url, _req, res) => getTable(files, url, res) },
+    "/api/fs/create": { POST: (_url, req, res) => postCreate(ops, req, res) },
+    "/api/fs/rename": { POST: (_url, req, res) => postRename(ops, req, res) },
+    "/api/fs": { DELETE: (url, _req, res) => deleteEntry(ops, url, res) },
+    "/api/upload": { PUT: (url, req, res) => putUpload(upload, url, req, res) },
+    "/api/files": { GET: (url, _req, res) => getFileSearch(fileIndex, url, res) },
     "/api/open-file": { POST: (_url, req, res) => postOpenFile({ policy, io, token: config.ideToken }, req, res) },
   };
   if (runtime) {
@@ -98,7 +115,10 @@ export function createWebServer({ config, policy, log = consoleLogger, runtime }
   const watcher = createWatcher(
     policy,
     (events) => {
-      for (const e of events) io.emit("file_changed", e);
+      for (const e of events) {
+        fileIndex.apply(e);
+        io.emit("file_changed", e);
+      }
     },
     { onError: (err) => log.warn("watcher error", { err: String(err) }) },
   );
@@ -108,6 +128,7 @@ export function createWebServer({ config, policy, log = consoleLogger, runtime }
     server,
     io,
     watcher,
+    fileIndex,
     close() {
       closing ??= (async () => {
         // Runs end first (their tools may still write), then the watcher and sockets.

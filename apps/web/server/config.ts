@@ -25,6 +25,8 @@ export interface WebConfig {
   readonly modelEnv: Readonly<Record<string, string | undefined>>;
   /** LOG_LEVEL for the bundled MCP server (default "warn"). */
   readonly mcpLogLevel: string;
+  /** Largest file `PUT /api/upload` accepts (`TEXTIDE_UPLOAD_MAX_MB`, default 100 MiB). */
+  readonly uploadMaxBytes: number;
 }
 
 /** Model variables the agent understands; only these are passed on. */
@@ -49,6 +51,7 @@ const envSchema = z.object({
   TEXTIDE_MCP_SERVER: z.string().min(1).optional(),
   TEXTIDE_APPROVE: z.string().optional(),
   LOG_LEVEL: z.string().min(1).optional(),
+  TEXTIDE_UPLOAD_MAX_MB: z.coerce.number().positive().default(100),
 });
 
 /** The only reader of `process.env` in apps/web/server. Throws with every invalid variable named. */
@@ -84,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     approveTools: Object.freeze(list(e.TEXTIDE_APPROVE)),
     modelEnv: Object.freeze(modelEnv),
     mcpLogLevel: e.LOG_LEVEL ?? "warn",
+    uploadMaxBytes: Math.round(e.TEXTIDE_UPLOAD_MAX_MB * 1024 * 1024),
   });
 }
 

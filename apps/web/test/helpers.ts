@@ -43,14 +43,19 @@ export interface Running {
 
 export async function startServer(
   ws: Workspace,
-  config: Partial<Pick<WebConfig, "ideToken" | "allowedHosts">> = {},
+  config: Partial<Pick<WebConfig, "ideToken" | "allowedHosts" | "uploadMaxBytes">> = {},
 ): Promise<Running> {
   const roots = await resolveRoots([
     { name: ROOT.project, path: ws.project, writable: true },
     { name: ROOT.assets, path: ws.assets, writable: true },
   ]);
   const app = createWebServer({
-    config: { host: "127.0.0.1", ideToken: config.ideToken, allowedHosts: config.allowedHosts ?? [] },
+    config: {
+      host: "127.0.0.1",
+      ideToken: config.ideToken,
+      allowedHosts: config.allowedHosts ?? [],
+      uploadMaxBytes: config.uploadMaxBytes,
+    },
     policy: new PathPolicy(roots),
     log: silentLogger,
   });
@@ -72,9 +77,10 @@ export function request(
   port: number,
   method: string,
   urlPath: string,
-  opts: { body?: unknown; headers?: Record<string, string> } = {},
+  opts: { body?: unknown; rawBody?: Buffer; chunked?: boolean; headers?: Record<string, string> } = {},
 ): Promise<Reply> {
-  const payload = opts.body === undefined ? undefined : Buffer.from(JSON.stringify(opts.body));
+  const payload = opts.rawBody ?? (opts.body === undefined ? undefined : Buffer.from(JSON.stringify(opts.body)));
+  const json = opts.rawBody === undefined && payload !== undefined;
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       {
@@ -83,7 +89,8 @@ export function request(
         method,
         path: urlPath,
         headers: {
-          ...(payload ? { "content-type": "application/json", "content-length": payload.length } : {}),
+          ...(json ? { "content-type": "application/json" } : {}),
+          ...(payload && !opts.chunked ? { "content-length": payload.length } : {}),
           ...opts.headers,
         },
       },

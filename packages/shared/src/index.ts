@@ -3,3 +3,4 @@ export * from "./fs-errors.js";
 export * from "./tool-schemas.js";
 export * from "./agent-events.js";
 export * from "./web-events.js";
+export * from "./fuzzy.js";

@@ -4,11 +4,13 @@ import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { Group, Panel, Separator } from "react-resizable-panels";
 import { ChatPanel } from "@/components/chat/chat-panel";
 import { FileView } from "@/components/editor/file-view";
-import { FileTree } from "@/components/explorer/file-tree";
+import { Explorer } from "@/components/explorer/explorer";
+import { QuickOpen } from "@/components/palette/quick-open";
 import { useFileTree } from "@/hooks/use-file-tree";
 import { useSocketConnected, useSocketEvent } from "@/hooks/use-socket-event";
 import { fetchTree } from "@/lib/api";
 import { iconOf } from "@/lib/file-kind";
+import { isAtOrBelow, movedPath } from "@/lib/paths";
 import { baseName, isGenerated, type TreeEntry } from "@/lib/types";
 
 interface Tab {
@@ -112,6 +114,21 @@ export function Workspace(): ReactNode {
     });
   }, []);
 
+  // Tabs follow renames in the explorer and close when their file is deleted (unsaved edits go with it).
+  const onRenamed = useCallback((from: string, to: string) => {
+    setTabs((prev) => prev.map((t) => ({ ...t, path: movedPath(t.path, from, to) })));
+    setActive((a) => (a === undefined ? a : movedPath(a, from, to)));
+    setDirty((prev) => new Set([...prev].map((p) => movedPath(p, from, to))));
+  }, []);
+  const onDeleted = useCallback((path: string) => {
+    setTabs((prev) => {
+      const next = prev.filter((t) => !isAtOrBelow(t.path, path));
+      setActive((a) => (a !== undefined && isAtOrBelow(a, path) ? next[next.length - 1]?.path : a));
+      return next;
+    });
+    setDirty((prev) => new Set([...prev].filter((p) => !isAtOrBelow(p, path))));
+  }, []);
+
   useSocketEvent("file_changed", (e) => {
     applyChange(e);
     if (e.kind === "change" || e.kind === "add")
@@ -137,10 +154,7 @@ export function Workspace(): ReactNode {
       </header>
       <Group orientation="horizontal" className="panels">
         <Panel id="explorer" defaultSize="20" minSize="10">
-          <section className="explorer" aria-label="Explorer">
-            <header className="panel-header">Explorer</header>
-            <FileTree tree={tree} selected={active} onOpen={open} />
-          </section>
+          <Explorer tree={tree} selected={active} onOpen={open} onRenamed={onRenamed} onDeleted={onDeleted} />
         </Panel>
         <Separator className="separator" />
         <Panel id="editor" defaultSize="55" minSize="20">
@@ -201,6 +215,7 @@ export function Workspace(): ReactNode {
           <ChatPanel onOpen={open} />
         </Panel>
       </Group>
+      <QuickOpen onOpen={open} />
     </div>
   );
 }

@@ -1,8 +1,11 @@
-import type { Dirent, Stats } from "node:fs";
-import { lstat, readdir, realpath, stat } from "node:fs/promises";
+import { lstatSync, type Dirent, type Stats } from "node:fs";
+import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
+import { setImmediate } from "node:timers/promises";
 import { ROOT, type TreeEntry, type TreeEntryType as EntryType } from "@textide/shared";
 import { isInside, type PathPolicy, type Root, ATOMIC_TEMP_RE } from "@textide/shared/node";
+
+const STAT_SLICE = 500;
 
 /** Directory names never listed nor watched. */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set([".git", "node_modules"]);
@@ -67,37 +70,56 @@ async function walk(
     return [];
   }
   dirents.sort((a, b) => a.name.localeCompare(b.name));
+  const visible = dirents.filter((d) => !isHiddenName(d.name));
+  if (visible.length > budget.left) budget.truncated = true;
+  const taken = visible.slice(0, Math.max(budget.left, 0));
+  budget.left -= taken.length;
+  // Synchronous lstat in slices, yielding between them: on a local disk lstatSync takes ~7 µs where
+  // each fs.promises call costs a thread-pool round trip (a 20,000-file folder: 0.14 s instead of ~1 s).
+  const described: (TreeEntry | undefined)[] = [];
+  const dirDisplay = policy.display(root, dir);
+  const displayOf = (name: string): string => (dirDisplay === "." ? name : `${dirDisplay}/${name}`);
+  for (let i = 0; i < taken.length; i += STAT_SLICE) {
+    if (i > 0) await setImmediate();
+    for (const d of taken.slice(i, i + STAT_SLICE))
+      described.push(describe(path.join(dir, d.name), d.name, displayOf(d.name)));
+  }
+  for (const entry of described) {
+    if (entry?.type === "symlink") await describeLinkTarget(root, path.join(dir, entry.name), entry);
+  }
   const out: TreeEntry[] = [];
-  for (const d of dirents) {
-    if (isHiddenName(d.name)) continue;
-    if (budget.left <= 0) {
-      budget.truncated = true;
-      break;
+  for (const entry of described) {
+    if (!entry) continue;
+    if (entry.type === "directory" && depth > 1) {
+      entry.children = await walk(policy, root, path.join(dir, entry.name), depth - 1, budget);
     }
-    budget.left--;
-    const abs = path.join(dir, d.name);
-    let s: Stats;
-    try {
-      s = await lstat(abs);
-    } catch {
-      continue; // vanished between readdir and lstat
-    }
-    const entry: TreeEntry = { name: d.name, path: policy.display(root, abs), type: typeOf(s) };
-    if (s.isSymbolicLink()) {
-      const target = await insideTarget(root, abs);
-      if (target) {
-        entry.targetType = target.isDirectory() ? "directory" : "file";
-        entry.size = target.size;
-        entry.mtime = target.mtime.toISOString();
-      }
-    } else {
-      entry.size = s.size;
-      entry.mtime = s.mtime.toISOString();
-    }
-    if (entry.type === "directory" && depth > 1) entry.children = await walk(policy, root, abs, depth - 1, budget);
     out.push(entry);
   }
   return out;
+}
+
+function describe(abs: string, name: string, display: string): TreeEntry | undefined {
+  let s: Stats;
+  try {
+    s = lstatSync(abs);
+  } catch {
+    return undefined; // vanished between readdir and lstat
+  }
+  const entry: TreeEntry = { name, path: display, type: typeOf(s) };
+  if (!s.isSymbolicLink()) {
+    entry.size = s.size;
+    entry.mtime = s.mtime.toISOString();
+  }
+  return entry;
+}
+
+async function describeLinkTarget(root: Root, link: string, entry: TreeEntry): Promise<void> {
+  const target = await insideTarget(root, link);
+  if (target) {
+    entry.targetType = target.isDirectory() ? "directory" : "file";
+    entry.size = target.size;
+    entry.mtime = target.mtime.toISOString();
+  }
 }
 
 function typeOf(s: Stats): EntryType {

@@ -13,6 +13,8 @@ import { readJsonBody, sendJson } from "./respond.js";
 export const MAX_TEXT_BYTES = 5 * 1024 * 1024;
 const MAX_TREE_DEPTH = 8;
 const MAX_TREE_ENTRIES = 10_000;
+// One folder level is what the explorer loads; it must hold a 20,000-file folder whole.
+const MAX_FOLDER_ENTRIES = 100_000;
 // JSON escaping can grow text up to 6x (\u00XX); cap the body well above the content cap.
 const MAX_PUT_BODY = MAX_TEXT_BYTES * 6 + 1024;
 
@@ -42,7 +44,7 @@ export async function getTree(deps: FileRouteDeps, url: URL, res: ServerResponse
   }
   const { entries, truncated } = await listTree(deps.policy, target.root, target.abs, {
     depth,
-    maxEntries: MAX_TREE_ENTRIES,
+    maxEntries: depth === 1 ? MAX_FOLDER_ENTRIES : MAX_TREE_ENTRIES,
   });
   sendJson(res, 200, { path: target.display, root: target.root.name, entries, truncated });
 }
@@ -131,6 +133,7 @@ export async function getRaw(deps: FileRouteDeps, url: URL, res: ServerResponse)
     await handle.close();
     throw err;
   }
+  const download = url.searchParams.get("download") === "1";
   const csp = mime === "image/svg+xml" ? "sandbox; default-src 'none'; style-src 'unsafe-inline'" : "sandbox";
   res.writeHead(200, {
     "content-type": mime,
@@ -138,6 +141,9 @@ export async function getRaw(deps: FileRouteDeps, url: URL, res: ServerResponse)
     "x-content-type-options": "nosniff",
     "content-security-policy": csp,
     "cache-control": "no-store",
+    ...(download
+      ? { "content-disposition": attachment(target.display.slice(target.display.lastIndexOf("/") + 1)) }
+      : {}),
   });
   if (size === 0) {
     await handle.close();
@@ -148,6 +154,13 @@ export async function getRaw(deps: FileRouteDeps, url: URL, res: ServerResponse)
   await pipeline(handle.createReadStream({ start: 0, end: size - 1 }), res).catch(() => {
     res.destroy();
   });
+}
+
+/** RFC 6266 `attachment` with an ASCII fallback and the exact name as RFC 5987 `filename*`. */
+export function attachment(name: string): string {
+  const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
 function notAFile(display: string): AppError {

@@ -1,0 +1,164 @@
+import type { Dirent } from "node:fs";
+import { readdir, realpath, stat } from "node:fs/promises";
+import path from "node:path";
+import { fuzzyMatch, normalizeQuery, type FileChangedEvent, type FileSearchHit } from "@textide/shared";
+import { isInside, type PathPolicy, type Root } from "@textide/shared/node";
+import { isHiddenName } from "./tree.js";
+
+/** Beyond this many files the index stops growing (quick open then covers part of the workspace). */
+const DEFAULT_MAX_FILES = 500_000;
+
+export interface FileIndex {
+  /** Resolves once the first walk of both roots is done. */
+  readonly ready: Promise<void>;
+  /** True when the workspace has more files than the index keeps. */
+  readonly capped: boolean;
+  /** Follows a watcher event; `addDir` walks the new folder, whose files the watcher may not report. */
+  apply(event: FileChangedEvent): void;
+  addFile(workspacePath: string): void;
+  /** Removes a file or a folder with everything below it. */
+  remove(workspacePath: string): void;
+  /** Re-keys a file or folder (and everything below it) after a rename. */
+  move(from: string, to: string): void;
+  search(query: string, limit: number): { hits: FileSearchHit[]; truncated: boolean };
+}
+
+/**
+ * The file list quick open searches: one walk of both roots at start, then kept current from the
+ * watcher's events and the file API's own changes, so a query never touches the disk.
+ */
+export function createFileIndex(
+  policy: PathPolicy,
+  opts: { maxFiles?: number; onError?: (err: unknown) => void } = {},
+): FileIndex {
+  const maxFiles = opts.maxFiles ?? DEFAULT_MAX_FILES;
+  // workspace path → lower-cased path, so a search does not lower-case 20,000 strings per keystroke.
+  const files = new Map<string, string>();
+  let capped = false;
+
+  const addFile = (p: string): void => {
+    if (files.has(p)) return;
+    if (files.size >= maxFiles) {
+      capped = true;
+      return;
+    }
+    files.set(p, p.toLowerCase());
+  };
+
+  const remove = (p: string): void => {
+    files.delete(p);
+    const prefix = `${p}/`;
+    for (const key of files.keys()) if (key.startsWith(prefix)) files.delete(key);
+  };
+
+  const walkFrom = async (input: string): Promise<void> => {
+    const target = await policy.resolveExisting(input);
+    if (target.stats.isDirectory()) await walk(policy, target.root, target.abs, addFile);
+    else if (target.stats.isFile()) addFile(target.display);
+  };
+
+  const ready = Promise.all(
+    policy.roots.map((root) => walk(policy, root, root.real, addFile).catch((err: unknown) => opts.onError?.(err))),
+  ).then(() => undefined);
+
+  return {
+    ready,
+    get capped() {
+      return capped;
+    },
+    apply(event) {
+      switch (event.kind) {
+        case "add":
+          addFile(event.path);
+          break;
+        case "unlink":
+        case "unlinkDir":
+          remove(event.path);
+          break;
+        case "addDir":
+          walkFrom(event.path).catch(() => undefined); // gone again before the walk: nothing to add
+          break;
+        case "change":
+          break;
+      }
+    },
+    addFile,
+    remove,
+    move(from, to) {
+      const moved: [string, string][] = [];
+      const prefix = `${from}/`;
+      for (const key of files.keys()) {
+        if (key === from) moved.push([key, to]);
+        else if (key.startsWith(prefix)) moved.push([key, to + key.slice(from.length)]);
+      }
+      for (const [oldKey] of moved) files.delete(oldKey);
+      for (const [, newKey] of moved) addFile(newKey);
+    },
+    search(query, limit) {
+      const q = normalizeQuery(query);
+      const hits: FileSearchHit[] = [];
+      for (const [p, lower] of files) {
+        if (q !== "" && !isSubsequence(q, lower)) continue;
+        const m = fuzzyMatch(q, p, lower);
+        if (m) hits.push({ path: p, score: Math.round(m.score * 100) / 100 });
+      }
+      hits.sort((a, b) => b.score - a.score || a.path.length - b.path.length || (a.path < b.path ? -1 : 1));
+      return { hits: hits.slice(0, limit), truncated: hits.length > limit };
+    },
+  };
+}
+
+/** Cheap pre-filter: most paths fail here, before any scoring. */
+function isSubsequence(q: string, s: string): boolean {
+  let at = 0;
+  for (let i = 0; i < q.length; i++) {
+    at = s.indexOf(q[i]!, at);
+    if (at < 0) return false;
+    at++;
+  }
+  return true;
+}
+
+/**
+ * Every file below `dir` (inside `root`), skipping what the tree hides. Symlinked folders are not
+ * followed (no cycles, no escapes); a symlinked file is listed when its target stays in the root.
+ */
+async function walk(policy: PathPolicy, root: Root, dir: string, add: (p: string) => void): Promise<void> {
+  // Another root nested inside this one is walked as itself, under its own prefix.
+  const otherRoots = new Set(policy.roots.filter((r) => r !== root).map((r) => r.real));
+  const queue = [dir];
+  while (queue.length > 0) {
+    const current = queue.pop()!;
+    let dirents: Dirent[];
+    try {
+      dirents = await readdir(current, { withFileTypes: true });
+    } catch {
+      continue; // vanished or unreadable: the watcher reports what comes back
+    }
+    for (const d of dirents) {
+      if (isHiddenName(d.name)) continue;
+      const abs = path.join(current, d.name);
+      if (d.isDirectory()) {
+        if (!otherRoots.has(abs) && !shadowsRoot(policy, root, current, d.name)) queue.push(abs);
+      } else if (d.isFile()) {
+        add(policy.display(root, abs));
+      } else if (d.isSymbolicLink() && (await isFileInside(root, abs))) {
+        add(policy.display(root, abs));
+      }
+    }
+  }
+}
+
+/** A project folder named like the assets root is unreachable by workspace path (the prefix wins). */
+function shadowsRoot(policy: PathPolicy, root: Root, parent: string, name: string): boolean {
+  return parent === root.real && root === policy.project && policy.roots.some((r) => r !== root && r.name === name);
+}
+
+async function isFileInside(root: Root, link: string): Promise<boolean> {
+  try {
+    const real = await realpath(link);
+    return isInside(root.real, real) && (await stat(real)).isFile();
+  } catch {
+    return false;
+  }
+}
