@@ -7,9 +7,8 @@ import { FileView } from "@/components/editor/file-view";
 import { FileTree } from "@/components/explorer/file-tree";
 import { useFileTree } from "@/hooks/use-file-tree";
 import { useSocketConnected, useSocketEvent } from "@/hooks/use-socket-event";
-import { fetchTree } from "@/lib/api";
 import { iconOf } from "@/lib/file-kind";
-import { baseName, isGenerated, type TreeEntry } from "@/lib/types";
+import { baseName, isGenerated } from "@/lib/types";
 
 interface Tab {
   path: string;
@@ -42,27 +41,6 @@ function useTheme(): [Theme, () => void] {
     });
   }, []);
   return [theme, toggle];
-}
-
-function newestFile(entries: TreeEntry[]): TreeEntry | undefined {
-  let best: TreeEntry | undefined;
-  for (const e of entries) {
-    const candidate = e.children ? newestFile(e.children) : e.type === "file" ? e : undefined;
-    if (candidate && (!best || (candidate.mtime ?? "") > (best.mtime ?? ""))) best = candidate;
-  }
-  return best;
-}
-
-async function openNewestIn(dir: string, open: (path: string) => void): Promise<void> {
-  for (const delay of [300, 1200]) {
-    await new Promise((r) => setTimeout(r, delay));
-    const listing = await fetchTree(dir, 3).catch(() => undefined);
-    const file = listing && newestFile(listing.entries);
-    if (file) {
-      open(file.path);
-      return;
-    }
-  }
 }
 
 /** The IDE: explorer | tabs with viewers | chat, in resizable panels, kept live by socket events. */
@@ -118,8 +96,6 @@ export function Workspace(): ReactNode {
       setTabs((prev) => prev.map((t) => (t.path === e.path ? { ...t, version: t.version + 1 } : t)));
     // Auto-focus: a new agent output is selected in the tree and shown.
     if (e.kind === "add" && isGenerated(e.path)) open(e.path);
-    // The watcher can miss a file renamed into a folder it has only just seen: look inside new output folders.
-    if (e.kind === "addDir" && isGenerated(e.path)) void openNewestIn(e.path, open);
   });
   useSocketEvent("open_file", (e) => open(e.path, e.line));
 
