@@ -1,172 +1,103 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Client } from "@modelcontextprotocol/client";
 import { mcpCallEvent, openFileEvent, type McpCallEvent, type OpenFileEvent } from "@textide/shared";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitUntil } from "./agent-helpers.js";
 import { connectClient, makeWorkspace, request, type Workspace } from "./helpers.js";
+import { connectMcp, mcpChildPid, NOT_BUILT, startProduction, type ProductionServer } from "./production-server.js";
 
-const WEB = fileURLToPath(new URL("../", import.meta.url));
-const SERVER = path.join(WEB, "dist/server/index.js");
-const BUILT = existsSync(SERVER) && existsSync(path.join(WEB, ".next/BUILD_ID"));
-if (!BUILT) console.warn("[mcp-http] skipped: apps/web is not built (npm run build -w apps/web)");
+if (NOT_BUILT) console.warn(`[mcp-http] skipped: ${NOT_BUILT}`);
 
-interface Started {
-  child: ChildProcess;
-  base: string;
-  mcpUrl: string;
-  token: string;
-  output: () => string;
-}
+describe.skipIf(NOT_BUILT !== undefined)(
+  "npm start's web server also serves the bundled MCP server over Streamable HTTP",
+  () => {
+    let ws: Workspace;
+    let srv: ProductionServer;
+    let socket: Socket;
+    const opened: OpenFileEvent[] = [];
+    const calls: McpCallEvent[] = [];
 
-/** The production server as `npm start` runs it, on free ports (PORT=0, MCP_HTTP_PORT=0). */
-function startProduction(ws: Workspace): Promise<Started> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: "production",
-    HOST: "127.0.0.1",
-    PORT: "0",
-    MCP_HTTP_PORT: "0",
-    PROJECT_ROOT: ws.project,
-    GENERATED_ASSETS: ws.assets,
-    TEXTIDE_DATA_DIR: path.join(ws.dir, "data"),
-  };
-  for (const key of ["MCP_HTTP_TOKEN", "TEXTIDE_IDE_TOKEN", "TEXTIDE_MODEL", "LOG_LEVEL"]) delete env[key];
-  const child = spawn(process.execPath, [SERVER], { cwd: WEB, env, stdio: ["ignore", "pipe", "pipe"] });
-  let log = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 25_000);
-    const onData = (chunk: Buffer): void => {
-      log += chunk.toString("utf8");
-      const base = /listening on (http:\/\/\S+)/.exec(log)?.[1];
-      const mcpUrl = /for external clients: (http:\/\/\S+)/.exec(log)?.[1];
-      const token = /Bearer token: (\S+)/.exec(log)?.[1];
-      if (base && mcpUrl && token) {
-        clearTimeout(timer);
-        resolve({ child, base, mcpUrl, token, output: () => log });
-      }
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${log}`));
+    beforeAll(async () => {
+      ws = await makeWorkspace();
+      srv = await startProduction(ws);
+      socket = await connectClient(srv.base);
+      socket.on("open_file", (e: unknown) => opened.push(openFileEvent.parse(e)));
+      socket.on("mcp/call", (e: unknown) => calls.push(mcpCallEvent.parse(e)));
     });
-  });
-}
 
-async function connectMcp(url: string, token: string): Promise<Client> {
-  const client = new Client({ name: "mcp-http-test", version: "1" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
-  );
-  return client;
-}
+    afterAll(async () => {
+      socket?.close();
+      await srv?.stop();
+      await ws?.remove();
+    });
 
-/** The web server's MCP HTTP child (only ours: a child of the server this test spawned). */
-function mcpChildPid(serverPid: number): number | undefined {
-  try {
-    const out = execFileSync("pgrep", ["-P", String(serverPid), "-f", "--", "--http"], { encoding: "utf8" });
-    return out.split("\n").filter(Boolean).map(Number)[0];
-  } catch {
-    return undefined; // pgrep exits 1 when nothing matches
-  }
-}
+    it("prints the real MCP URL (port 0 resolved), a generated token and an Inspector example", () => {
+      const { port } = new URL(srv.mcpUrl);
+      expect(Number(port)).toBeGreaterThan(0);
+      expect(srv.mcpUrl).toBe(`http://127.0.0.1:${port}/mcp`);
+      expect(srv.token.length).toBeGreaterThanOrEqual(16);
+      expect(srv.output()).toContain(
+        `npx @modelcontextprotocol/inspector --cli ${srv.mcpUrl} --transport http --header "Authorization: Bearer ${srv.token}"`,
+      );
+    });
 
-describe.skipIf(!BUILT)("npm start's web server also serves the bundled MCP server over Streamable HTTP", () => {
-  let ws: Workspace;
-  let srv: Started;
-  let socket: Socket;
-  const opened: OpenFileEvent[] = [];
-  const calls: McpCallEvent[] = [];
+    it("an external client lists the tools and system_open_file reaches the browsers; calls land in the log", async () => {
+      const client = await connectMcp(srv.mcpUrl, srv.token);
+      try {
+        const { tools } = await client.listTools();
+        expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["fs_read_file", "system_open_file"]));
+        const result = await client.callTool({ name: "system_open_file", arguments: { path: "README.md", line: 2 } });
+        expect(result.isError, JSON.stringify(result)).toBeFalsy();
+        await waitUntil(() => opened.find((e) => e.path === "README.md"), 3000, "open_file");
+        expect(opened).toEqual([{ path: "README.md", line: 2 }]);
 
-  beforeAll(async () => {
-    ws = await makeWorkspace();
-    srv = await startProduction(ws);
-    socket = await connectClient(srv.base);
-    socket.on("open_file", (e: unknown) => opened.push(openFileEvent.parse(e)));
-    socket.on("mcp/call", (e: unknown) => calls.push(mcpCallEvent.parse(e)));
-  });
+        const bad = await client.callTool({ name: "fs_read_file", arguments: { path: "../outside.txt" } });
+        expect(bad.isError).toBe(true);
+        await waitUntil(() => calls.length >= 2 || undefined, 3000, "two mcp/call events");
+        expect(calls.map((c) => [c.source, c.tool, c.status])).toEqual([
+          ["external", "system_open_file", "ok"],
+          ["external", "fs_read_file", "outside_root"],
+        ]);
+        const logged = (await request(Number(new URL(srv.base).port), "GET", "/api/mcp-calls")).json() as {
+          calls: McpCallEvent[];
+        };
+        expect(logged.calls).toEqual(calls);
+      } finally {
+        await client.close();
+      }
+    });
 
-  afterAll(async () => {
-    socket?.close();
-    if (srv?.child.exitCode === null) {
-      const exited = new Promise((r) => srv.child.once("exit", r));
-      srv.child.kill("SIGTERM");
-      await exited;
-    }
-    await ws?.remove();
-  });
+    it("refuses a client without the token", async () => {
+      await expect(connectMcp(srv.mcpUrl, "wrong-token-0123456789")).rejects.toThrow();
+    });
 
-  it("prints the real MCP URL (port 0 resolved), a generated token and an Inspector example", () => {
-    const { port } = new URL(srv.mcpUrl);
-    expect(Number(port)).toBeGreaterThan(0);
-    expect(srv.mcpUrl).toBe(`http://127.0.0.1:${port}/mcp`);
-    expect(srv.token.length).toBeGreaterThanOrEqual(16);
-    expect(srv.output()).toContain(
-      `npx @modelcontextprotocol/inspector --cli ${srv.mcpUrl} --transport http --header "Authorization: Bearer ${srv.token}"`,
-    );
-  });
-
-  it("an external client lists the tools and system_open_file reaches the browsers; calls land in the log", async () => {
-    const client = await connectMcp(srv.mcpUrl, srv.token);
-    try {
-      const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["fs_read_file", "system_open_file"]));
-      const result = await client.callTool({ name: "system_open_file", arguments: { path: "README.md", line: 2 } });
-      expect(result.isError, JSON.stringify(result)).toBeFalsy();
-      await waitUntil(() => opened.find((e) => e.path === "README.md"), 3000, "open_file");
-      expect(opened).toEqual([{ path: "README.md", line: 2 }]);
-
-      const bad = await client.callTool({ name: "fs_read_file", arguments: { path: "../outside.txt" } });
-      expect(bad.isError).toBe(true);
-      await waitUntil(() => calls.length >= 2 || undefined, 3000, "two mcp/call events");
-      expect(calls.map((c) => [c.source, c.tool, c.status])).toEqual([
-        ["external", "system_open_file", "ok"],
-        ["external", "fs_read_file", "outside_root"],
-      ]);
-      const logged = (await request(Number(new URL(srv.base).port), "GET", "/api/mcp-calls")).json() as {
-        calls: McpCallEvent[];
-      };
-      expect(logged.calls).toEqual(calls);
-    } finally {
-      await client.close();
-    }
-  });
-
-  it("refuses a client without the token", async () => {
-    await expect(connectMcp(srv.mcpUrl, "wrong-token-0123456789")).rejects.toThrow();
-  });
-
-  it("restarts the MCP HTTP child when it dies, on the same URL", async () => {
-    const before = mcpChildPid(srv.child.pid!);
-    expect(before).toBeDefined();
-    process.kill(before!, "SIGKILL");
-    const after = await waitUntil(
-      () => {
-        const pid = mcpChildPid(srv.child.pid!);
-        return pid !== undefined && pid !== before ? pid : undefined;
-      },
-      10_000,
-      "a new MCP HTTP child",
-    );
-    expect(after).not.toBe(before);
-    // The new child listens a moment after it is spawned.
-    let connected: Client | undefined;
-    const end = Date.now() + 10_000;
-    while (!connected) {
-      connected = await connectMcp(srv.mcpUrl, srv.token).catch(() => undefined);
-      if (!connected && Date.now() > end) throw new Error(`no MCP server at ${srv.mcpUrl}:\n${srv.output()}`);
-      if (!connected) await new Promise((r) => setTimeout(r, 100));
-    }
-    try {
-      expect((await connected.listTools()).tools.length).toBeGreaterThan(3);
-    } finally {
-      await connected.close();
-    }
-    expect(srv.output()).toMatch(/MCP HTTP server exited; restarting/);
-  });
-});
+    it("restarts the MCP HTTP child when it dies, on the same URL", async () => {
+      const before = mcpChildPid(srv.child.pid!);
+      expect(before).toBeDefined();
+      process.kill(before!, "SIGKILL");
+      const after = await waitUntil(
+        () => {
+          const pid = mcpChildPid(srv.child.pid!);
+          return pid !== undefined && pid !== before ? pid : undefined;
+        },
+        10_000,
+        "a new MCP HTTP child",
+      );
+      expect(after).not.toBe(before);
+      // The new child listens a moment after it is spawned.
+      let connected: Client | undefined;
+      const end = Date.now() + 10_000;
+      while (!connected) {
+        connected = await connectMcp(srv.mcpUrl, srv.token).catch(() => undefined);
+        if (!connected && Date.now() > end) throw new Error(`no MCP server at ${srv.mcpUrl}:\n${srv.output()}`);
+        if (!connected) await new Promise((r) => setTimeout(r, 100));
+      }
+      try {
+        expect((await connected.listTools()).tools.length).toBeGreaterThan(3);
+      } finally {
+        await connected.close();
+      }
+      expect(srv.output()).toMatch(/MCP HTTP server exited; restarting/);
+    });
+  },
+);

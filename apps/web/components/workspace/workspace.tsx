@@ -3,8 +3,10 @@
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { Group, Panel, Separator } from "react-resizable-panels";
 import { ChatPanel } from "@/components/chat/chat-panel";
+import { EditorPanel } from "@/components/console/editor-panel";
 import { FileView } from "@/components/editor/file-view";
 import { FileTree } from "@/components/explorer/file-tree";
+import { useConsoleToggle } from "@/hooks/use-console-toggle";
 import { useFileTree } from "@/hooks/use-file-tree";
 import { useSocketConnected, useSocketEvent } from "@/hooks/use-socket-event";
 import { iconOf } from "@/lib/file-kind";
@@ -48,6 +50,7 @@ export function Workspace(): ReactNode {
   const tree = useFileTree();
   const connected = useSocketConnected();
   const [theme, toggleTheme] = useTheme();
+  const [consoleOpen, toggleConsole] = useConsoleToggle();
   const [tabs, setTabs] = useState<Tab[]>([]);
   const [active, setActive] = useState<string>();
   const [dirty, setDirty] = useState<ReadonlySet<string>>(new Set());
@@ -107,6 +110,9 @@ export function Workspace(): ReactNode {
           {connected ? "● live" : "○ offline"}
         </span>
         <span className="spacer" />
+        <button type="button" onClick={toggleConsole} aria-pressed={consoleOpen} title="MCP call log (Ctrl+`)">
+          Console
+        </button>
         <button type="button" onClick={toggleTheme} aria-label="Toggle theme">
           {theme === "dark" ? "☀ Light" : "☾ Dark"}
         </button>
@@ -119,7 +125,7 @@ export function Workspace(): ReactNode {
           </section>
         </Panel>
         <Separator className="separator" />
-        <Panel id="editor" defaultSize="55" minSize="20">
+        <EditorPanel consoleOpen={consoleOpen} onCloseConsole={toggleConsole}>
           <section className="editor-area" aria-label="Editor">
             <div className="tabs" role="tablist">
               {tabs.map((t) => {
@@ -170,7 +176,7 @@ export function Workspace(): ReactNode {
               ))}
             </div>
           </section>
-        </Panel>
+        </EditorPanel>
         <Separator className="separator" />
         <Panel id="chat" defaultSize="25" minSize="12">
           <ChatPanel onOpen={open} />
