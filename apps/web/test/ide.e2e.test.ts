@@ -27,6 +27,8 @@ function startServer(ws: Workspace): Promise<{ child: ChildProcess; base: string
     NODE_ENV: "production",
     HOST: "127.0.0.1",
     PORT: "0",
+    // Not the fixed default 3001: this test does not use the MCP endpoint for external clients.
+    MCP_HTTP_PORT: "off",
     PROJECT_ROOT: ws.project,
     GENERATED_ASSETS: ws.assets,
     TEXTIDE_DATA_DIR: path.join(ws.dir, "data"),
