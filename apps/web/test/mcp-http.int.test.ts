@@ -99,5 +99,22 @@ describe.skipIf(NOT_BUILT !== undefined)(
       }
       expect(srv.output()).toMatch(/MCP HTTP server exited; restarting/);
     });
+
+    it("leaves no MCP HTTP child behind when the web server is SIGKILLed", async () => {
+      const pid = mcpChildPid(srv.child.pid!);
+      expect(pid).toBeDefined();
+      const exited = new Promise((r) => srv.child.once("exit", r));
+      srv.child.kill("SIGKILL");
+      await exited;
+      const alive = (): boolean => {
+        try {
+          process.kill(pid!, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      await waitUntil(() => !alive() || undefined, 5000, `MCP HTTP child ${pid} to exit`);
+    });
   },
 );

@@ -92,7 +92,8 @@ export function startMcpHttpChild(opts: McpHttpChildOptions): McpHttpChild {
           MCP_HTTP_TOKEN: opts.token,
           ...(opts.ideToken ? { TEXTIDE_IDE_TOKEN: opts.ideToken } : {}),
         },
-        stdio: ["ignore", "pipe", "pipe"],
+        // The IPC channel carries no messages: its closing tells the child that this process is gone.
+        stdio: ["ignore", "pipe", "pipe", "ipc"],
       },
     );
     child = proc;
@@ -106,14 +107,15 @@ export function startMcpHttpChild(opts: McpHttpChildOptions): McpHttpChild {
     proc.stderr?.on("data", (d: Buffer) => stderr.write(d));
     proc.stderr?.on("end", () => stderr.end());
     // stdout carries only the human banner; the URL in it is where the server really listens.
-    createInterface({ input: proc.stdout }).on("line", (line) => {
-      const m = LISTENING.exec(line);
-      if (!m?.[1]) return;
-      url = m[1];
-      port = Number(new URL(url).port);
-      if (failures > 0) opts.log.info("MCP HTTP server restarted", { url, pid: proc.pid });
-      resolveReady(url);
-    });
+    if (proc.stdout)
+      createInterface({ input: proc.stdout }).on("line", (line) => {
+        const m = LISTENING.exec(line);
+        if (!m?.[1]) return;
+        url = m[1];
+        port = Number(new URL(url).port);
+        if (failures > 0) opts.log.info("MCP HTTP server restarted", { url, pid: proc.pid });
+        resolveReady(url);
+      });
     proc.on("error", (err) => opts.log.error("MCP HTTP server could not be started", { err: String(err) }));
     proc.on("exit", (code, signal) => {
       if (child === proc) child = undefined;
