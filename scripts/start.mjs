@@ -1,5 +1,6 @@
-// `npm start`: serve the sample workspace over Streamable HTTP with the embedded defaults,
-// overridable from .env or the environment (see .env.example).
+// `npm start`: the web IDE's production server on the sample workspace with the embedded defaults
+// (apps/web/server/config.ts), overridable from .env or the environment (see .env.example). It also
+// serves the bundled MCP server over Streamable HTTP for external clients and prints how to connect.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -9,20 +10,11 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const envFile = path.join(repo, ".env");
 if (existsSync(envFile)) process.loadEnvFile(envFile);
 
-const env = {
-  ...process.env,
-  PROJECT_ROOT: process.env.PROJECT_ROOT || path.join(repo, "project_root"),
-  GENERATED_ASSETS: process.env.GENERATED_ASSETS || path.join(repo, "generated_assets"),
-  // Beside the roots, never inside them (the server refuses that).
-  EXEC_AUDIT_LOG: process.env.EXEC_AUDIT_LOG || path.join(repo, ".textide", "exec-audit.jsonl"),
-};
-const child = spawn(
-  process.execPath,
-  [path.join(repo, "apps/mcp-fs-server/dist/index.js"), "--http", ...process.argv.slice(2)],
-  {
-    env,
-    stdio: "inherit",
-  },
-);
+// cwd is the repo, so relative paths in .env (PROJECT_ROOT=./project_root) mean what they say.
+const child = spawn(process.execPath, [path.join(repo, "apps/web/dist/server/index.js")], {
+  cwd: repo,
+  env: { ...process.env, NODE_ENV: "production" },
+  stdio: "inherit",
+});
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => process.exit(code ?? 0));

@@ -34,6 +34,8 @@ export function startWebServer(repoRoot, { projectRoot, generatedAssets, dataDir
     NODE_ENV: "production",
     HOST: "127.0.0.1",
     PORT: "0",
+    // Measured without the MCP endpoint for external clients, which the idle RSS row reports apart.
+    MCP_HTTP_PORT: "off",
     PROJECT_ROOT: projectRoot,
     GENERATED_ASSETS: generatedAssets,
     TEXTIDE_DATA_DIR: dataDir,

@@ -32,6 +32,12 @@ export async function main(): Promise<void> {
   const stop = () => void Promise.allSettled([http.close(), fs.close()]).finally(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+  // Run by a supervisor with an IPC channel (textide's web server): leave with it, even when it was
+  // SIGKILLed and could not stop us. The channel must not keep this process alive by itself.
+  if (process.channel) {
+    process.channel.unref();
+    process.once("disconnect", stop);
+  }
 }
 
 export function exitOnStartupError(err: unknown): never {

@@ -78,6 +78,18 @@ describe("ExecPool supervision", () => {
     expect(await pidOf()).not.toBe(before);
   });
 
+  it("answers a call cancelled while the runner is still starting at once, without running it", async () => {
+    makePool();
+    const controller = new AbortController();
+    const started = performance.now();
+    const pending = pool.run({ code: "hang", timeoutMs: 30_000, memoryMb: 64, correlationId: "c" }, controller.signal);
+    // After the queued task has begun waiting for the runner's "ready", before the runner is up.
+    setImmediate(() => controller.abort());
+    expect((await pending).error?.message).toMatch(/Cancelled/);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect((await run("next")).resultJson).toBe('"next"');
+  });
+
   it("queues concurrent calls instead of interleaving them", async () => {
     makePool();
     const results = await Promise.all(["a", "b", "c"].map((code) => run(code)));

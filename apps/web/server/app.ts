@@ -9,10 +9,12 @@ import { getFile, getRaw, getTree, putFile } from "./http/files.js";
 import { allowedHostnames, checkHostAndOrigin } from "./http/guard.js";
 import { postOpenFile } from "./http/open-file.js";
 import { getTable } from "./http/table.js";
+import { broadcastMcpCalls, getMcpCalls } from "./http/mcp-calls.js";
 import { getModel, getThread, getThreads } from "./http/threads.js";
 import { sendError, sendJson } from "./http/respond.js";
 import { putUpload } from "./http/upload.js";
 import { consoleLogger, type Logger } from "./log.js";
+import type { McpCallLog } from "./mcp/call-log.js";
 import type { AgentRuntime } from "./runtime/agent-runtime.js";
 import { registerAgentHandlers } from "./socket/agent-handlers.js";
 import { createIo, type Io } from "./socket/io.js";
@@ -24,6 +26,8 @@ export interface WebServerDeps {
   log?: Logger;
   /** The agent: adds `agent/*` socket events and `/api/threads`, `/api/model`. Closed with the server. */
   runtime?: AgentRuntime;
+  /** The MCP call log: adds `GET /api/mcp-calls` and the `mcp/call` socket event. */
+  calls?: McpCallLog;
 }
 
 export interface WebServer {
@@ -41,7 +45,7 @@ const MUTATING = new Set(["PUT", "POST", "DELETE", "PATCH"]);
 const DEFAULT_UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
 
 /** The web server: REST file API under `/api/`, socket.io at `/socket.io`, and the workspace watcher. */
-export function createWebServer({ config, policy, log = consoleLogger, runtime }: WebServerDeps): WebServer {
+export function createWebServer({ config, policy, log = consoleLogger, runtime, calls }: WebServerDeps): WebServer {
   const allowedHosts = allowedHostnames(config.host, config.allowedHosts);
   const server = createServer();
   const io = createIo(server, { allowedHosts });
@@ -78,6 +82,8 @@ export function createWebServer({ config, policy, log = consoleLogger, runtime }
     routes["/api/model"] = { GET: (_url, _req, res) => getModel(runtime, res) };
     registerAgentHandlers(io, runtime, log);
   }
+  const stopCalls = calls && broadcastMcpCalls(calls, io);
+  if (calls) routes["/api/mcp-calls"] = { GET: (_url, _req, res) => getMcpCalls(calls, res) };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? "GET";
@@ -133,6 +139,7 @@ export function createWebServer({ config, policy, log = consoleLogger, runtime }
       closing ??= (async () => {
         // Runs end first (their tools may still write), then the watcher and sockets.
         await runtime?.close();
+        stopCalls?.();
         await watcher.close();
         // io.close() also closes the HTTP server; open keep-alive connections would hold it.
         const closed = new Promise<void>((resolve) => {

@@ -23,11 +23,29 @@ export interface WebConfig {
   readonly approveTools: readonly string[];
   /** The model settings, handed to the agent's `resolveModelConfig` (never read from process.env elsewhere). */
   readonly modelEnv: Readonly<Record<string, string | undefined>>;
-  /** LOG_LEVEL for the bundled MCP server (default "warn"). */
+  /** LOG_LEVEL for the bundled MCP servers' logs (default "warn"; their tool-call lines are read regardless). */
   readonly mcpLogLevel: string;
   /** Largest file `PUT /api/upload` accepts (`TEXTIDE_UPLOAD_MAX_MB`, default 100 MiB). */
   readonly uploadMaxBytes: number;
+  /** The bundled MCP server over Streamable HTTP for external clients; undefined when `MCP_HTTP_PORT=off`. */
+  readonly mcpHttp: { readonly host: string; readonly port: number; readonly token: string | undefined } | undefined;
+  /** Environment of the bundled MCP server children: the basics (PATH, HOME, …) and the exec settings. */
+  readonly mcpEnv: Readonly<Record<string, string>>;
 }
+
+/** Passed on to the bundled MCP server children (whose config module reads them). */
+const MCP_ENV_KEYS = [
+  "HOME",
+  "LOGNAME",
+  "PATH",
+  "SHELL",
+  "TERM",
+  "USER",
+  "XDG_STATE_HOME",
+  "EXEC_TIMEOUT_SEC",
+  "EXEC_SANDBOX",
+  "MCP_SESSION_IDLE_MS",
+] as const;
 
 /** Model variables the agent understands; only these are passed on. */
 const MODEL_ENV_KEYS = [
@@ -52,6 +70,9 @@ const envSchema = z.object({
   TEXTIDE_APPROVE: z.string().optional(),
   LOG_LEVEL: z.string().min(1).optional(),
   TEXTIDE_UPLOAD_MAX_MB: z.coerce.number().positive().default(100),
+  MCP_HTTP_HOST: z.string().min(1).default("127.0.0.1"),
+  MCP_HTTP_PORT: z.union([z.literal("off"), z.coerce.number().int().min(0).max(65_535)]).default(3001),
+  MCP_HTTP_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
 });
 
 /** The only reader of `process.env` in apps/web/server. Throws with every invalid variable named. */
@@ -74,6 +95,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     const value = env[key];
     if (value !== undefined) modelEnv[key] = value;
   }
+  const mcpEnv: Record<string, string> = {};
+  for (const key of MCP_ENV_KEYS) {
+    const value = env[key];
+    if (value !== undefined) mcpEnv[key] = value;
+  }
   return Object.freeze({
     projectRoot: path.resolve(cwd, e.PROJECT_ROOT ?? path.join(repo, "project_root")),
     generatedAssets: path.resolve(cwd, e.GENERATED_ASSETS ?? path.join(repo, "generated_assets")),
@@ -88,6 +114,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     modelEnv: Object.freeze(modelEnv),
     mcpLogLevel: e.LOG_LEVEL ?? "warn",
     uploadMaxBytes: Math.round(e.TEXTIDE_UPLOAD_MAX_MB * 1024 * 1024),
+    mcpHttp:
+      e.MCP_HTTP_PORT === "off"
+        ? undefined
+        : Object.freeze({ host: e.MCP_HTTP_HOST, port: e.MCP_HTTP_PORT, token: e.MCP_HTTP_TOKEN }),
+    mcpEnv: Object.freeze(mcpEnv),
   });
 }
 

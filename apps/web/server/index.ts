@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,6 +10,9 @@ import { toAppError } from "./errors.js";
 import { allowedHostnames, checkHostAndOrigin } from "./http/guard.js";
 import { sendError } from "./http/respond.js";
 import { consoleLogger } from "./log.js";
+import { McpCallLog } from "./mcp/call-log.js";
+import { agentCallCapture } from "./mcp/child-stderr.js";
+import { describeMcpHttp, startMcpHttpChild } from "./mcp/http-child.js";
 import { createNextHandler, type NextHandler } from "./next-handler.js";
 import { createAgentRuntime } from "./runtime/agent-runtime.js";
 
@@ -63,6 +67,7 @@ async function main(): Promise<void> {
   const dev = process.env.NODE_ENV === "development";
   const nextHandler = await createNextHandler({ dev, dir: webDir(), hostname: config.host, port: config.port });
   const listening: { url?: string } = {};
+  const calls = new McpCallLog();
   const runtime = createAgentRuntime({
     projectRoot: config.projectRoot,
     generatedAssets: config.generatedAssets,
@@ -71,13 +76,14 @@ async function main(): Promise<void> {
     // system_open_file in the bundled MCP server calls back into this server.
     ideUrl: () => listening.url,
     ideToken: config.ideToken,
-    mcpLogLevel: config.mcpLogLevel,
+    mcpEnv: config.mcpEnv,
+    ...agentCallCapture(calls, consoleLogger, config.mcpLogLevel),
     toolTimeoutMs: config.toolTimeoutMs,
     modelEnv: config.modelEnv,
     approveTools: config.approveTools,
     log: consoleLogger,
   });
-  const app = createWebServer({ config, policy: new PathPolicy(roots), log: consoleLogger, runtime });
+  const app = createWebServer({ config, policy: new PathPolicy(roots), log: consoleLogger, runtime, calls });
   mountNext(app, nextHandler, allowedHostnames(config.host, config.allowedHosts));
   await new Promise<void>((resolve, reject) => {
     app.server.once("error", reject);
@@ -90,8 +96,28 @@ async function main(): Promise<void> {
   listening.url = `http://${loopback}:${port}`;
   console.log(`textide web server listening on http://${host}:${port} · model: ${runtime.model.label}`);
 
+  const mcpHttp =
+    config.mcpHttp &&
+    startMcpHttpChild({
+      bin: config.mcpServerBin,
+      projectRoot: config.projectRoot,
+      generatedAssets: config.generatedAssets,
+      auditLog: path.join(config.dataDir, "exec-audit.jsonl"),
+      host: config.mcpHttp.host,
+      port: config.mcpHttp.port,
+      token: config.mcpHttp.token ?? randomBytes(24).toString("base64url"),
+      ideUrl: listening.url,
+      ideToken: config.ideToken,
+      env: config.mcpEnv,
+      logLevel: config.mcpLogLevel,
+      calls,
+      log: consoleLogger,
+    });
+  if (mcpHttp) void mcpHttp.ready.then((url) => console.log(describeMcpHttp(url, mcpHttp.token)));
+  else console.log("MCP server over Streamable HTTP: off (MCP_HTTP_PORT=off)");
+
   const shutdown = (): void => {
-    void Promise.all([app.close(), nextHandler.close()]).then(() => process.exit(0));
+    void Promise.all([app.close(), nextHandler.close(), mcpHttp?.close()]).then(() => process.exit(0));
   };
   process.once("SIGINT", shutdown);
   process.once("SIGTERM", shutdown);

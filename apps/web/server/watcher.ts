@@ -1,3 +1,4 @@
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { watch, type FSWatcher } from "chokidar";
 import { isInside, type PathPolicy, type Root } from "@textide/shared/node";
@@ -17,7 +18,14 @@ export interface WatcherOptions {
   maxWaitMs?: number;
   /** Called for watcher errors after start-up (they do not stop the watcher). */
   onError?: (err: unknown) => void;
+  /** How long after an `addDir` the new folder is listed for files chokidar missed (ms). */
+  rescanMs?: number;
 }
+
+/** Files reported from one rescan of a new folder, at most. */
+const RESCAN_MAX_FILES = 500;
+/** An `add` for a path already reported as added within this window is a duplicate (ms). */
+const ADD_DEDUP_MS = 5000;
 
 /**
  * Watches both roots and reports coalesced changes. No `awaitWriteFinish`: textide writes are
@@ -46,10 +54,24 @@ export function createWatcher(
     emit(events);
   };
 
+  /** display path → when an `add` was last reported for it (chokidar's or a rescan's), for deduplication. */
+  const added = new Map<string, number>();
+  const rescans = new Set<NodeJS.Timeout>();
+  let closed = false;
+
   const record = (kind: FileChangeKind, abs: string): void => {
     const root = rootOf(roots, abs);
     if (!root) return;
     const display = policy.display(root, abs);
+    const now = Date.now();
+    if (kind === "add") {
+      const at = added.get(display);
+      if (at !== undefined && now - at < ADD_DEDUP_MS) return;
+      added.set(display, now);
+    } else if (kind === "unlink") {
+      added.delete(display);
+    }
+    for (const [p, at] of added) if (now - at >= ADD_DEDUP_MS) added.delete(p);
     const previous = pending.get(display);
     // The last kind wins, except that a file added and then changed in one burst is still new.
     const merged = previous?.kind === "add" && kind === "change" ? "add" : kind;
@@ -68,9 +90,30 @@ export function createWatcher(
       ignored: (p: string) => isHiddenName(path.basename(p)),
     },
   );
+  /**
+   * chokidar lists a new folder and only then watches it, so a file renamed into it in between (mkdir
+   * then an atomic write, as the exec runner does) is never reported. Listing the folder once more,
+   * after that window, reports such files; `record` drops the ones chokidar did see.
+   */
+  const rescan = (dir: string): void => {
+    const timer = setTimeout(() => {
+      rescans.delete(timer);
+      void listFiles(dir).then(
+        (files) => {
+          if (!closed) for (const f of files) record("add", f);
+        },
+        // The folder may be gone already (its unlinkDir is reported by chokidar).
+        () => undefined,
+      );
+    }, opts.rescanMs ?? 100);
+    rescans.add(timer);
+  };
+
   const kinds = new Set<string>(FILE_CHANGE_KINDS);
   watcher.on("all", (event, abs) => {
-    if (kinds.has(event)) record(event as FileChangeKind, abs);
+    if (!kinds.has(event)) return;
+    record(event as FileChangeKind, abs);
+    if (event === "addDir") rescan(abs);
   });
   const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
   watcher.on("error", (err) => opts.onError?.(err));
@@ -78,8 +121,11 @@ export function createWatcher(
   return {
     ready,
     async close() {
+      closed = true;
       clearTimeout(quietTimer);
       clearTimeout(maxTimer);
+      for (const t of rescans) clearTimeout(t);
+      rescans.clear();
       pending.clear();
       await watcher.close();
     },
@@ -88,4 +134,16 @@ export function createWatcher(
 
 function rootOf(roots: readonly Root[], abs: string): Root | undefined {
   return roots.find((r) => isInside(r.real, abs) && abs !== r.real);
+}
+
+/** Regular files under `dir`: symlinks neither followed nor reported, hidden names and temp files skipped. */
+async function listFiles(dir: string, out: string[] = []): Promise<string[]> {
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    if (out.length >= RESCAN_MAX_FILES) break;
+    if (isHiddenName(e.name)) continue;
+    const abs = path.join(dir, e.name);
+    if (e.isFile()) out.push(abs);
+    else if (e.isDirectory()) await listFiles(abs, out);
+  }
+  return out;
 }

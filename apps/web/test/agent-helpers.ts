@@ -9,6 +9,8 @@ import { PathPolicy, resolveRoots } from "@textide/shared/node";
 import type { Socket } from "socket.io-client";
 import { createWebServer, type WebServer } from "../server/app.js";
 import { silentLogger } from "../server/log.js";
+import type { McpCallLog } from "../server/mcp/call-log.js";
+import { agentCallCapture } from "../server/mcp/child-stderr.js";
 import { createAgentRuntime, type AgentRuntime, type AgentRuntimeDeps } from "../server/runtime/agent-runtime.js";
 import { sleep, type Workspace } from "./helpers.js";
 
@@ -23,11 +25,15 @@ export interface AgentServer {
   close(): Promise<void>;
 }
 
-/** The web server with an agent runtime over the real bundled MCP server (spawned over stdio). */
+/**
+ * The web server with an agent runtime over the real bundled MCP server (spawned over stdio); with
+ * `calls`, the server's tool calls feed that log as in production (`/api/mcp-calls`, `mcp/call`).
+ */
 export async function startAgentServer(
   ws: Workspace,
   dataDir: string,
   extra: Partial<AgentRuntimeDeps> = {},
+  calls?: McpCallLog,
 ): Promise<AgentServer> {
   const roots = await resolveRoots([
     { name: ROOT.project, path: ws.project, writable: true },
@@ -42,6 +48,7 @@ export async function startAgentServer(
     ideUrl: () => `http://127.0.0.1:${port}`,
     toolTimeoutMs: 30_000,
     modelEnv: {},
+    ...(calls ? agentCallCapture(calls, silentLogger, "warn") : {}),
     ...extra,
   });
   const app = createWebServer({
@@ -49,6 +56,7 @@ export async function startAgentServer(
     policy: new PathPolicy(roots),
     log: silentLogger,
     runtime,
+    calls,
   });
   await new Promise<void>((resolve) => app.server.listen(0, "127.0.0.1", resolve));
   await app.watcher.ready;

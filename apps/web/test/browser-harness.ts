@@ -55,6 +55,8 @@ export function startWebProcess(ws: Workspace, env: Record<string, string> = {})
     NODE_ENV: "production",
     HOST: "127.0.0.1",
     PORT: "0",
+    // Not the fixed default 3001 (tests run in parallel); a test that wants the endpoint passes a port.
+    MCP_HTTP_PORT: "off",
     PROJECT_ROOT: ws.project,
     GENERATED_ASSETS: ws.assets,
     TEXTIDE_DATA_DIR: path.join(ws.dir, "data"),

@@ -98,6 +98,25 @@ describe("file_changed", () => {
     expect(events).toEqual([{ root: "generated_assets", path: "generated_assets/chart.png", kind: "add" }]);
   });
 
+  it("reports files written into a folder created a moment before (each once)", async () => {
+    const { mkdir } = await import("node:fs/promises");
+    // The exec runner's pattern: mkdir, then an atomic write (temp + rename) right away. chokidar lists a
+    // new folder before it watches it, so a rename landing in between used to be missed (only addDir).
+    const folders = Array.from({ length: 12 }, (_, i) => `batch-${i}`);
+    for (const folder of folders) {
+      await mkdir(path.join(ws.assets, folder));
+      await atomicWrite(path.join(ws.assets, folder, "chart.png"), "png-bytes");
+    }
+    const files = folders.map((f) => `generated_assets/${f}/chart.png`);
+    await waitFor((e) => files.every((f) => e.some((x) => x.path === f && x.kind === "add")), 3000);
+    await sleep(400);
+    for (const f of files)
+      expect(
+        events.filter((e) => e.path === f),
+        f,
+      ).toHaveLength(1);
+  });
+
   it("reports deletions and directories", async () => {
     const { mkdir, rm } = await import("node:fs/promises");
     await mkdir(path.join(ws.assets, "run-1"));

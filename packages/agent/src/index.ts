@@ -7,7 +7,7 @@ export {
   type RunResult,
 } from "./agent.js";
 export type { ApprovalDecision, ApprovalRequest } from "./graph.js";
-export { McpHub, type ServerStatus } from "./mcp/hub.js";
+export { McpHub, type HubOptions, type ServerStatus } from "./mcp/hub.js";
 export { McpToolSet, type ToolSetOptions, type ToolArtifact, type ToolInfo } from "./mcp/tools.js";
 export { parseServersFile, type ServerSpec, type McpServersFile } from "./mcp/server-config.js";
 export { ToolNameMap, MODEL_TOOL_NAME } from "./mcp/tool-name.js";

@@ -92,6 +92,8 @@ class Runner {
   }
 
   run(req: RunRequest, signal?: AbortSignal): Promise<RunOutcome> {
+    // An abort that came while the call waited for this runner to start fires no "abort" event any more.
+    if (signal?.aborted) return Promise.resolve(cancelledOutcome());
     this.runs++;
     return new Promise<RunOutcome>((resolve) => {
       // A cancelled call must stop burning CPU now, not at its deadline: the runner is replaced.

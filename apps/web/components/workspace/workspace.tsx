@@ -3,15 +3,16 @@
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { Group, Panel, Separator } from "react-resizable-panels";
 import { ChatPanel } from "@/components/chat/chat-panel";
+import { EditorPanel } from "@/components/console/editor-panel";
 import { FileView } from "@/components/editor/file-view";
 import { Explorer } from "@/components/explorer/explorer";
 import { QuickOpen } from "@/components/palette/quick-open";
+import { useConsoleToggle } from "@/hooks/use-console-toggle";
 import { useFileTree } from "@/hooks/use-file-tree";
 import { useSocketConnected, useSocketEvent } from "@/hooks/use-socket-event";
-import { fetchTree } from "@/lib/api";
 import { iconOf } from "@/lib/file-kind";
 import { isAtOrBelow, movedPath } from "@/lib/paths";
-import { baseName, isGenerated, type TreeEntry } from "@/lib/types";
+import { baseName, isGenerated } from "@/lib/types";
 
 interface Tab {
   path: string;
@@ -46,32 +47,12 @@ function useTheme(): [Theme, () => void] {
   return [theme, toggle];
 }
 
-function newestFile(entries: TreeEntry[]): TreeEntry | undefined {
-  let best: TreeEntry | undefined;
-  for (const e of entries) {
-    const candidate = e.children ? newestFile(e.children) : e.type === "file" ? e : undefined;
-    if (candidate && (!best || (candidate.mtime ?? "") > (best.mtime ?? ""))) best = candidate;
-  }
-  return best;
-}
-
-async function openNewestIn(dir: string, open: (path: string) => void): Promise<void> {
-  for (const delay of [300, 1200]) {
-    await new Promise((r) => setTimeout(r, delay));
-    const listing = await fetchTree(dir, 3).catch(() => undefined);
-    const file = listing && newestFile(listing.entries);
-    if (file) {
-      open(file.path);
-      return;
-    }
-  }
-}
-
 /** The IDE: explorer | tabs with viewers | chat, in resizable panels, kept live by socket events. */
 export function Workspace(): ReactNode {
   const tree = useFileTree();
   const connected = useSocketConnected();
   const [theme, toggleTheme] = useTheme();
+  const [consoleOpen, toggleConsole] = useConsoleToggle();
   const [tabs, setTabs] = useState<Tab[]>([]);
   const [active, setActive] = useState<string>();
   const [dirty, setDirty] = useState<ReadonlySet<string>>(new Set());
@@ -135,8 +116,6 @@ export function Workspace(): ReactNode {
       setTabs((prev) => prev.map((t) => (t.path === e.path ? { ...t, version: t.version + 1 } : t)));
     // Auto-focus: a new agent output is selected in the tree and shown.
     if (e.kind === "add" && isGenerated(e.path)) open(e.path);
-    // The watcher can miss a file renamed into a folder it has only just seen: look inside new output folders.
-    if (e.kind === "addDir" && isGenerated(e.path)) void openNewestIn(e.path, open);
   });
   useSocketEvent("open_file", (e) => open(e.path, e.line));
 
@@ -148,6 +127,9 @@ export function Workspace(): ReactNode {
           {connected ? "● live" : "○ offline"}
         </span>
         <span className="spacer" />
+        <button type="button" onClick={toggleConsole} aria-pressed={consoleOpen} title="MCP call log (Ctrl+`)">
+          Console
+        </button>
         <button type="button" onClick={toggleTheme} aria-label="Toggle theme">
           {theme === "dark" ? "☀ Light" : "☾ Dark"}
         </button>
@@ -157,7 +139,7 @@ export function Workspace(): ReactNode {
           <Explorer tree={tree} selected={active} onOpen={open} onRenamed={onRenamed} onDeleted={onDeleted} />
         </Panel>
         <Separator className="separator" />
-        <Panel id="editor" defaultSize="55" minSize="20">
+        <EditorPanel consoleOpen={consoleOpen} onCloseConsole={toggleConsole}>
           <section className="editor-area" aria-label="Editor">
             <div className="tabs" role="tablist">
               {tabs.map((t) => {
@@ -209,7 +191,7 @@ export function Workspace(): ReactNode {
               ))}
             </div>
           </section>
-        </Panel>
+        </EditorPanel>
         <Separator className="separator" />
         <Panel id="chat" defaultSize="25" minSize="12">
           <ChatPanel onOpen={open} />

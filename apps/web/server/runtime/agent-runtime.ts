@@ -45,6 +45,10 @@ export interface AgentRuntimeDeps {
   ideToken?: string | undefined;
   /** LOG_LEVEL of the bundled server (default "warn"). */
   mcpLogLevel?: string;
+  /** Extra environment of the bundled server (exec settings); it inherits only PATH, HOME and the like. */
+  mcpEnv?: Readonly<Record<string, string>>;
+  /** Receives the bundled server's stderr (its logs, one JSON line each), chunk by chunk. */
+  onMcpStderr?: (chunk: Buffer) => void;
   toolTimeoutMs?: number;
   /** Model settings (TEXTIDE_MODEL, ANTHROPIC_API_KEY, …) for `resolveModelConfig`; offline planner when empty. */
   modelEnv?: Readonly<Record<string, string | undefined>>;
@@ -160,6 +164,7 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
         ...(ideUrl ? ["--ide-url", ideUrl] : []),
       ],
       env: {
+        ...deps.mcpEnv,
         LOG_LEVEL: deps.mcpLogLevel ?? "warn",
         ...(deps.ideToken ? { TEXTIDE_IDE_TOKEN: deps.ideToken } : {}),
       },
@@ -174,7 +179,8 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
 
   async function prepare(): Promise<Agent> {
     if (!hub || !toolSet) {
-      hub = new McpHub({ [BUNDLED_SERVER]: spec() }, agentLog);
+      const onStderr = deps.onMcpStderr;
+      hub = new McpHub({ [BUNDLED_SERVER]: spec() }, agentLog, onStderr ? { onStderr: (_s, d) => onStderr(d) } : {});
       toolSet = new McpToolSet(hub, { log: agentLog, timeoutMs: toolTimeoutMs });
     }
     const connected = hub.status().every((s) => s.connected);

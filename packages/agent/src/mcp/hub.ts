@@ -16,6 +16,11 @@ export interface HubLogger {
   warn(obj: object, msg: string): void;
 }
 
+export interface HubOptions {
+  /** Receives a stdio server's stderr, chunk by chunk, instead of the logger (e.g. to parse its log lines). */
+  onStderr?: (server: string, chunk: Buffer) => void;
+}
+
 const CONNECT_TIMEOUT_MS = 15_000;
 
 /** One MCP server: we own the SDK Client (connect, reconnect, close) instead of a multi-client wrapper. */
@@ -30,6 +35,7 @@ class Connection {
     readonly name: string,
     readonly spec: ServerSpec,
     private readonly log: HubLogger,
+    private readonly opts: HubOptions,
   ) {}
 
   connect(): Promise<Client> {
@@ -87,8 +93,11 @@ class Connection {
         stderr: "pipe",
       });
       // Drained so a chatty server cannot block on a full pipe (and shutdown is not delayed).
+      const onStderr = this.opts.onStderr;
       t.stderr?.on("data", (d: Buffer) =>
-        this.log.info({ server: this.name, stderr: String(d).trimEnd().slice(0, 2000) }, "MCP server stderr"),
+        onStderr
+          ? onStderr(this.name, d)
+          : this.log.info({ server: this.name, stderr: String(d).trimEnd().slice(0, 2000) }, "MCP server stderr"),
       );
       return t;
     }
@@ -106,8 +115,8 @@ class Connection {
 export class McpHub {
   private readonly connections: Connection[];
 
-  constructor(servers: Record<string, ServerSpec>, log: HubLogger) {
-    this.connections = Object.entries(servers).map(([name, spec]) => new Connection(name, spec, log));
+  constructor(servers: Record<string, ServerSpec>, log: HubLogger, opts: HubOptions = {}) {
+    this.connections = Object.entries(servers).map(([name, spec]) => new Connection(name, spec, log, opts));
   }
 
   get names(): string[] {

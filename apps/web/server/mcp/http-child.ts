@@ -1,0 +1,163 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
+import type { Logger } from "../log.js";
+import type { McpCallLog } from "./call-log.js";
+import { childLogLevel, childStderr } from "./child-stderr.js";
+
+export interface McpHttpChildOptions {
+  /** apps/mcp-fs-server/dist/index.js */
+  bin: string;
+  projectRoot: string;
+  generatedAssets: string;
+  auditLog: string;
+  host: string;
+  /** 0: any free port on the first start; restarts reuse the port it got, so the printed URL stays valid. */
+  port: number;
+  token: string;
+  /** This web server, for `system_open_file`. */
+  ideUrl: string;
+  ideToken?: string | undefined;
+  /** Environment of the child (PATH, HOME, EXEC_* …); the token and log level are added. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** LOG_LEVEL the user asked for (its tool-call lines are read whatever it is). */
+  logLevel: string;
+  calls: McpCallLog;
+  log: Logger;
+  /** First restart delay; doubles per failure up to `maxBackoffMs`. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  /** A child that ran this long resets the backoff. */
+  stableMs?: number;
+}
+
+export interface McpHttpChild {
+  readonly token: string;
+  /** Resolves with the endpoint URL once the first child listens (never rejects: failures are retried). */
+  readonly ready: Promise<string>;
+  /** The endpoint URL, once known. */
+  url(): string | undefined;
+  /** The current child's pid (undefined between a crash and its restart). */
+  pid(): number | undefined;
+  close(): Promise<void>;
+}
+
+/** What the MCP server prints on stdout once it listens (apps/mcp-fs-server/src/main.ts). */
+const LISTENING = /\(Streamable HTTP\) on (http:\/\/\S+)/;
+/** The MCP server's exit code for a bad configuration: restarting cannot help. */
+const CONFIG_ERROR_EXIT = 2;
+
+/**
+ * Runs the bundled MCP server over Streamable HTTP for external clients (Claude Desktop, Inspector) as a
+ * supervised child: restarted with exponential backoff when it dies, its tool calls read from its stderr
+ * into the call log (source "external").
+ */
+export function startMcpHttpChild(opts: McpHttpChildOptions): McpHttpChild {
+  const backoffMs = opts.backoffMs ?? 500;
+  const maxBackoffMs = opts.maxBackoffMs ?? 30_000;
+  const stableMs = opts.stableMs ?? 10_000;
+  let port = opts.port;
+  let url: string | undefined;
+  let child: ChildProcess | undefined;
+  let failures = 0;
+  let closing = false;
+  let restartTimer: NodeJS.Timeout | undefined;
+  let resolveReady: (url: string) => void = () => undefined;
+  const ready = new Promise<string>((resolve) => (resolveReady = resolve));
+
+  const spawnChild = (): void => {
+    const started = Date.now();
+    const proc = spawn(
+      process.execPath,
+      [
+        opts.bin,
+        "--http",
+        "--root",
+        opts.projectRoot,
+        "--assets",
+        opts.generatedAssets,
+        "--audit-log",
+        opts.auditLog,
+        "--host",
+        opts.host,
+        "--port",
+        String(port),
+        "--ide-url",
+        opts.ideUrl,
+      ],
+      {
+        // The token goes by environment, not argv, which every local user can read in `ps`.
+        env: {
+          ...opts.env,
+          LOG_LEVEL: childLogLevel(opts.logLevel),
+          MCP_HTTP_TOKEN: opts.token,
+          ...(opts.ideToken ? { TEXTIDE_IDE_TOKEN: opts.ideToken } : {}),
+        },
+        // The IPC channel carries no messages: its closing tells the child that this process is gone.
+        stdio: ["ignore", "pipe", "pipe", "ipc"],
+      },
+    );
+    child = proc;
+    const stderr = childStderr({
+      calls: opts.calls,
+      source: "external",
+      log: opts.log,
+      label: "mcp:http",
+      level: opts.logLevel,
+    });
+    proc.stderr?.on("data", (d: Buffer) => stderr.write(d));
+    proc.stderr?.on("end", () => stderr.end());
+    // stdout carries only the human banner; the URL in it is where the server really listens.
+    if (proc.stdout)
+      createInterface({ input: proc.stdout }).on("line", (line) => {
+        const m = LISTENING.exec(line);
+        if (!m?.[1]) return;
+        url = m[1];
+        port = Number(new URL(url).port);
+        if (failures > 0) opts.log.info("MCP HTTP server restarted", { url, pid: proc.pid });
+        resolveReady(url);
+      });
+    proc.on("error", (err) => opts.log.error("MCP HTTP server could not be started", { err: String(err) }));
+    proc.on("exit", (code, signal) => {
+      if (child === proc) child = undefined;
+      if (closing) return;
+      if (code === CONFIG_ERROR_EXIT) {
+        opts.log.error("MCP HTTP server refused its configuration; not restarting it", { code });
+        return;
+      }
+      if (Date.now() - started >= stableMs) failures = 0;
+      const delay = Math.min(maxBackoffMs, backoffMs * 2 ** failures);
+      failures++;
+      opts.log.warn("MCP HTTP server exited; restarting", { code, signal, inMs: delay });
+      restartTimer = setTimeout(spawnChild, delay);
+    });
+  };
+
+  spawnChild();
+
+  return {
+    token: opts.token,
+    ready,
+    url: () => url,
+    pid: () => child?.pid,
+    async close() {
+      closing = true;
+      clearTimeout(restartTimer);
+      const proc = child;
+      if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
+      proc.kill("SIGTERM");
+      const forced = setTimeout(() => proc.kill("SIGKILL"), 3000);
+      await exited;
+      clearTimeout(forced);
+    },
+  };
+}
+
+/** The startup lines that tell a user how to connect an external client. */
+export function describeMcpHttp(url: string, token: string): string {
+  return [
+    `MCP server (Streamable HTTP) for external clients: ${url}`,
+    `  Bearer token: ${token}`,
+    `  Try it: npx @modelcontextprotocol/inspector --cli ${url} --transport http --header "Authorization: Bearer ${token}" --method tools/list`,
+  ].join("\n");
+}
