@@ -34,8 +34,8 @@ export function startWebServer(repoRoot, { projectRoot, generatedAssets, dataDir
     NODE_ENV: "production",
     HOST: "127.0.0.1",
     PORT: "0",
-    // Measured without the MCP endpoint for external clients, which the idle RSS row reports apart.
-    MCP_HTTP_PORT: "off",
+    // As `npm start` runs it (with the MCP endpoint for external clients), on a free port.
+    MCP_HTTP_PORT: "0",
     PROJECT_ROOT: projectRoot,
     GENERATED_ASSETS: generatedAssets,
     TEXTIDE_DATA_DIR: dataDir,
