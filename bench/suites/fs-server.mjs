@@ -1,6 +1,7 @@
 // fs-server: textide's MCP file server against the reference server-filesystem, on one
 // generated 21k-file tree, in the same run; ripgrep is the floor for name search.
 import { readFile, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { connectStdio, assertTools, cpuTimeMs, peakRssBytes } from "../lib/mcp.mjs";
@@ -14,10 +15,30 @@ export const name = "fs-server";
 export const description =
   "textide's `apps/mcp-fs-server` (stdio) against the reference `@modelcontextprotocol/server-filesystem` " +
   "(stdio), both driven by the SDK v2 client over the same generated tree (20 × 10 × 100 small text " +
-  "files, a 1,000-entry directory, a 5 MiB text file), one after the other in the same run.";
+  "files, a 1,000-entry directory, a 5 MiB text file) in the same run; the read rates in rounds that alternate between the servers.";
 
-const FULL = { spawns: 10, warmup: 200, seqReads: 500, poolReads: 2000, inFlight: 16, lists: 20, searches: 10, rg: 10 };
-const QUICK = { spawns: 3, warmup: 50, seqReads: 100, poolReads: 400, inFlight: 16, lists: 5, searches: 3, rg: 3 };
+const FULL = {
+  spawns: 10,
+  warmup: 200,
+  rounds: 5,
+  seqReads: 500,
+  poolReads: 2000,
+  inFlight: 16,
+  lists: 20,
+  searches: 10,
+  rg: 10,
+};
+const QUICK = {
+  spawns: 3,
+  warmup: 50,
+  rounds: 2,
+  seqReads: 100,
+  poolReads: 400,
+  inFlight: 16,
+  lists: 5,
+  searches: 3,
+  rg: 3,
+};
 const MiB = 1024 * 1024;
 
 export async function run(ctx) {
@@ -29,6 +50,8 @@ export async function run(ctx) {
     const assetsRoot = path.join(tmp, "assets");
     await Promise.all([mkdir(treeRoot), mkdir(assetsRoot)]);
     const [genMs, tree] = await timed(() => generateTree(treeRoot));
+    // The new tree's dirty pages would otherwise be written back during the first measurements.
+    execFileSync("sync");
     ctx.log(`generated ${tree.fileCount.toLocaleString("en-US")} files in ${(genMs / 1000).toFixed(1)} s under ${tmp}`);
 
     const servers = [textideAdapter(ctx.repoRoot, treeRoot, assetsRoot), referenceAdapter(treeRoot)];
@@ -52,8 +75,15 @@ export async function run(ctx) {
       }
     }
 
+    const sessions = [];
     const m = {};
-    for (const a of servers) m[a.label] = await workload(ctx, a, tree, n);
+    try {
+      for (const a of servers) sessions.push({ a, s: await connectStdio(a) });
+      const rates = await readRates(ctx, sessions, tree, n);
+      for (const { a, s } of sessions) m[a.label] = { ...rates[a.label], ...(await workload(ctx, a, s, n)) };
+    } finally {
+      await Promise.all(sessions.map(({ s }) => s.close()));
+    }
     const bigFile = await readFile(path.join(treeRoot, BIG_FILE), "utf8");
     for (const a of servers) m[a.label].big.ok = m[a.label].big.text === bigFile;
 
@@ -173,28 +203,57 @@ export async function run(ctx) {
   }
 }
 
-/** One session per server runs every steady-state measurement, then the 5 MiB read last. */
-async function workload(ctx, a, tree, n) {
-  const s = await connectStdio(a);
-  try {
-    // A fixed stride spreads reads over all directories; distinct files for seq and pool.
-    const file = (i) => tree.files[(i * 7919) % tree.files.length];
-    // Warm-up lets both servers' JITs settle, so the rates compare steady states; start-up
-    // cost is what the spawn row measures.
-    for (let i = 0; i < n.warmup; i++) await a.read(s, file(tree.files.length - 1 - i));
+/**
+ * The read rates, measured in rounds that alternate between the two servers (and which goes first), so
+ * drift on a shared machine (other load, background writeback, CPU frequency) hits both alike instead of
+ * whichever server happens to run first. Each round reads the same files on both servers.
+ */
+async function readRates(ctx, sessions, tree, n) {
+  // A fixed stride spreads reads over all directories; distinct files for seq and pool.
+  const file = (i) => tree.files[(i * 7919) % tree.files.length];
+  // Warm-up lets both servers' JITs settle, so the rates compare steady states; start-up
+  // cost is what the spawn row measures.
+  for (const { a, s } of sessions) for (let i = 0; i < n.warmup; i++) await a.read(s, file(tree.files.length - 1 - i));
 
-    const t0 = now();
-    const seq = await sampleSequential(n.seqReads, (i) => a.read(s, file(i)));
-    const seqRate = n.seqReads / ((now() - t0) / 1000);
-    const cpu0 = cpuTimeMs(s.pid);
-    const pool = await samplePool(n.poolReads, n.inFlight, (i) => a.read(s, file(n.seqReads + i)));
-    const poolRate = n.poolReads / (pool.wallMs / 1000);
-    // Server CPU per call separates the server's own cost from the client and the pipe.
-    const cpuPerRead = ((cpuTimeMs(s.pid) - cpu0) / n.poolReads) * 1000;
+  const acc = new Map(sessions.map(({ a }) => [a.label, { seq: [], seqMs: 0, pool: [], poolMs: 0, cpuMs: 0 }]));
+  const seqPer = n.seqReads / n.rounds;
+  const poolPer = n.poolReads / n.rounds;
+  for (let round = 0; round < n.rounds; round++) {
+    const order = round % 2 === 0 ? sessions : [...sessions].reverse();
+    for (const { a, s } of order) {
+      const m = acc.get(a.label);
+      const seqBase = round * seqPer;
+      const t0 = now();
+      m.seq.push(...(await sampleSequential(seqPer, (i) => a.read(s, file(seqBase + i)))));
+      m.seqMs += now() - t0;
+      const poolBase = n.seqReads + round * poolPer;
+      const cpu0 = cpuTimeMs(s.pid);
+      const pool = await samplePool(poolPer, n.inFlight, (i) => a.read(s, file(poolBase + i)));
+      // Server CPU per call separates the server's own cost from the client and the pipe.
+      m.cpuMs += cpuTimeMs(s.pid) - cpu0;
+      m.pool.push(...pool.samples);
+      m.poolMs += pool.wallMs;
+    }
+  }
+  const out = {};
+  for (const [label, m] of acc) {
+    out[label] = {
+      seq: m.seq,
+      seqRate: n.seqReads / (m.seqMs / 1000),
+      pool: m.pool,
+      poolRate: n.poolReads / (m.poolMs / 1000),
+      cpuPerRead: (m.cpuMs / n.poolReads) * 1000,
+    };
     ctx.log(
-      `${a.label}: ${seqRate.toFixed(0)} reads/s sequential, ${poolRate.toFixed(0)} reads/s with ${n.inFlight} in flight`,
+      `${label}: ${out[label].seqRate.toFixed(0)} reads/s sequential, ${out[label].poolRate.toFixed(0)} reads/s with ${n.inFlight} in flight`,
     );
+  }
+  return out;
+}
 
+/** The session's other steady-state measurements after the reads, then the 5 MiB read last. */
+async function workload(ctx, a, s, n) {
+  try {
     const list = await sampleSequential(n.lists, async () => {
       const count = await a.list(s, BIG_DIR);
       if (count !== BIG_DIR_ENTRIES)
@@ -209,7 +268,7 @@ async function workload(ctx, a, tree, n) {
 
     const big = await readBig(s, a);
     ctx.log(`${a.label}: 5 MiB read ${describeBig(big)}`);
-    return { seq, seqRate, pool: pool.samples, poolRate, cpuPerRead, list, search, hits, rss, rssBig: big.rss, big };
+    return { list, search, hits, rss, rssBig: big.rss, big };
   } finally {
     await s.close();
     // A transport that died mid-call may leave its child behind; it is ours, so end it by pid.
