@@ -1,40 +1,7 @@
 import type { AgentEvent } from "@textide/shared";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AgentOptions } from "@textide/agent";
-import {
-  call,
-  collectAgentEvents,
-  makeDataDir,
-  startAgentServer,
-  waitUntil,
-  type AgentServer,
-} from "./agent-helpers.js";
-import { connectClient, makeWorkspace, type Workspace } from "./helpers.js";
-
-// The agent package's scripted model, loaded at run time (outside this app's rootDir).
-type ToolCalls = { toolCalls: { name: string; args: Record<string, unknown> }[] };
-type Turn = string | ToolCalls | ((messages: { getType(): string; content: unknown }[]) => string | ToolCalls);
-const FAKE_MODEL = new URL("../../../packages/agent/test/fake-model.ts", import.meta.url).href;
-const { ScriptedChatModel } = (await import(FAKE_MODEL)) as {
-  ScriptedChatModel: new (script: Turn[]) => AgentOptions["model"];
-};
-
-/** Each thread's last user message picks its script. */
-function routedModel(scripts: Record<string, Turn[]>): AgentOptions["model"] {
-  const step = new Map<string, number>();
-  return new ScriptedChatModel([
-    (messages) => {
-      const lastUser = [...messages].reverse().find((m) => m.getType() === "human");
-      const key = typeof lastUser?.content === "string" ? lastUser.content : "";
-      const script = scripts[key] ?? ["(no script)"];
-      const i = step.get(key) ?? 0;
-      step.set(key, i + 1);
-      const turn = script[Math.min(i, script.length - 1)]!;
-      return typeof turn === "function" ? turn(messages) : turn;
-    },
-  ]);
-}
+import { call, routedModel, startAgentSession, waitUntil, type AgentSession, type Turn } from "./agent-helpers.js";
 
 const EXEC_TIMEOUT_MS = 30_000;
 const scripts: Record<string, Turn[]> = {
@@ -42,28 +9,21 @@ const scripts: Record<string, Turn[]> = {
   quick: [{ toolCalls: [{ name: "exec_run_js", args: { code: "return 6 * 7;" } }] }, "42"],
 };
 
-let ws: Workspace;
-let data: { dir: string; remove(): Promise<void> };
-let srv: AgentServer;
+let session: AgentSession;
 let client: Socket;
 let events: AgentEvent[];
 
 beforeAll(async () => {
-  ws = await makeWorkspace();
-  data = await makeDataDir();
-  srv = await startAgentServer(ws, data.dir, {
-    model: { chat: routedModel(scripts), info: { id: "scripted", label: "Scripted test model", offline: true } },
+  session = await startAgentSession({
+    model: {
+      chat: await routedModel(scripts),
+      info: { id: "scripted", label: "Scripted test model", offline: true },
+    },
   });
-  client = await connectClient(srv.base);
-  events = collectAgentEvents(client);
+  ({ client, events } = session);
 });
 
-afterAll(async () => {
-  client?.close();
-  await srv?.close();
-  await ws?.remove();
-  await data?.remove();
-});
+afterAll(() => session?.close());
 
 type Started = { runId: string; threadId: string };
 

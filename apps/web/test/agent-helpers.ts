@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { AgentOptions } from "@textide/agent";
 import { ROOT } from "@textide/shared";
 import { agentEvent, type AgentEvent } from "@textide/shared";
 import { PathPolicy, resolveRoots } from "@textide/shared/node";
@@ -12,7 +13,7 @@ import { silentLogger } from "../server/log.js";
 import type { McpCallLog } from "../server/mcp/call-log.js";
 import { agentCallCapture } from "../server/mcp/child-stderr.js";
 import { createAgentRuntime, type AgentRuntime, type AgentRuntimeDeps } from "../server/runtime/agent-runtime.js";
-import { sleep, type Workspace } from "./helpers.js";
+import { connectClient, makeWorkspace, sleep, type Workspace } from "./helpers.js";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 export const MCP_SERVER_BIN = path.join(REPO, "apps/mcp-fs-server/dist/index.js");
@@ -64,6 +65,48 @@ export async function startAgentServer(
   return { app, runtime, port, base: `http://127.0.0.1:${port}`, close: () => app.close() };
 }
 
+export interface AgentSession {
+  ws: Workspace;
+  data: { dir: string; remove(): Promise<void> };
+  /** The running server; a test may close it and put a new one here (close() stops whichever is here). */
+  srv: AgentServer;
+  /** A socket.io client connected to `srv`, and the agent events it received. */
+  client: Socket;
+  events: AgentEvent[];
+  close(): Promise<void>;
+}
+
+/** A workspace, a data dir and startAgentServer over them, with one connected client collecting events. */
+export async function startAgentSession(
+  extra: Partial<AgentRuntimeDeps> = {},
+  calls?: McpCallLog,
+): Promise<AgentSession> {
+  const ws = await makeWorkspace();
+  const data = await makeDataDir();
+  try {
+    const srv = await startAgentServer(ws, data.dir, extra, calls);
+    const client = await connectClient(srv.base);
+    const session: AgentSession = {
+      ws,
+      data,
+      srv,
+      client,
+      events: collectAgentEvents(client),
+      async close() {
+        session.client.close();
+        await session.srv.close();
+        await ws.remove();
+        await data.remove();
+      },
+    };
+    return session;
+  } catch (err) {
+    await ws.remove();
+    await data.remove();
+    throw err;
+  }
+}
+
 export async function makeDataDir(): Promise<{ dir: string; remove(): Promise<void> }> {
   const dir = await mkdtemp(path.join(tmpdir(), "textide-data-"));
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
@@ -91,4 +134,29 @@ export async function waitUntil<T>(probe: () => T | undefined, ms: number, what:
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await sleep(20);
   }
+}
+
+// The agent package's scripted model (its tests' only fake), loaded at run time: it lives outside this
+// app's rootDir, so a static import would pull it into apps/web's type check.
+export type ToolCalls = { toolCalls: { name: string; args: Record<string, unknown> }[] };
+export type Turn = string | ToolCalls | ((messages: { getType(): string; content: unknown }[]) => string | ToolCalls);
+const FAKE_MODEL = new URL("../../../packages/agent/test/fake-model.ts", import.meta.url).href;
+
+/** A scripted model where each thread's last user message picks its script (the last turn repeats). */
+export async function routedModel(scripts: Record<string, Turn[]>): Promise<AgentOptions["model"]> {
+  const { ScriptedChatModel } = (await import(FAKE_MODEL)) as {
+    ScriptedChatModel: new (script: Turn[]) => AgentOptions["model"];
+  };
+  const step = new Map<string, number>();
+  return new ScriptedChatModel([
+    (messages) => {
+      const lastUser = [...messages].reverse().find((m) => m.getType() === "human");
+      const key = typeof lastUser?.content === "string" ? lastUser.content : "";
+      const script = scripts[key] ?? ["(no script)"];
+      const i = step.get(key) ?? 0;
+      step.set(key, i + 1);
+      const turn = script[Math.min(i, script.length - 1)]!;
+      return typeof turn === "function" ? turn(messages) : turn;
+    },
+  ]);
 }

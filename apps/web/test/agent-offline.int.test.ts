@@ -8,16 +8,15 @@ import { fileChangedEvent, type FileChangedEvent } from "../server/socket/events
 import {
   call,
   collectAgentEvents,
-  makeDataDir,
   startAgentServer,
+  startAgentSession,
   waitUntil,
-  type AgentServer,
+  type AgentSession,
 } from "./agent-helpers.js";
-import { connectClient, makeWorkspace, request, type Workspace } from "./helpers.js";
+import { connectClient, request, type Workspace } from "./helpers.js";
 
+let session: AgentSession;
 let ws: Workspace;
-let data: { dir: string; remove(): Promise<void> };
-let srv: AgentServer;
 let client: Socket;
 let other: Socket;
 let events: AgentEvent[];
@@ -25,25 +24,19 @@ let otherEvents: AgentEvent[];
 const changes: FileChangedEvent[] = [];
 
 beforeAll(async () => {
-  ws = await makeWorkspace();
-  data = await makeDataDir();
-  srv = await startAgentServer(ws, data.dir);
-  client = await connectClient(srv.base);
-  other = await connectClient(srv.base);
-  events = collectAgentEvents(client);
+  session = await startAgentSession();
+  ({ ws, client, events } = session);
+  other = await connectClient(session.srv.base);
   otherEvents = collectAgentEvents(other);
   client.on("file_changed", (e: unknown) => changes.push(fileChangedEvent.parse(e)));
 });
 
 afterAll(async () => {
-  client?.close();
   other?.close();
-  await srv?.close();
-  await ws?.remove();
-  await data?.remove();
+  await session?.close();
 });
 
-const get = (p: string) => request(srv.port, "GET", p);
+const get = (p: string) => request(session.srv.port, "GET", p);
 let threadId = "";
 
 describe("agent over socket.io with the offline planner and the bundled MCP server", () => {
@@ -142,11 +135,12 @@ describe("agent over socket.io with the offline planner and the bundled MCP serv
   });
 
   it("keeps threads across a restart on the same data dir", async () => {
-    await srv.runtime.idle();
+    await session.srv.runtime.idle();
     client.close();
     other.close();
-    await srv.close();
-    srv = await startAgentServer(ws, data.dir);
+    await session.srv.close();
+    // close() in afterAll stops this one.
+    session.srv = await startAgentServer(ws, session.data.dir);
     const list = (await get("/api/threads")).json() as { threads: { threadId: string; title: string }[] };
     expect(list.threads.map((t) => t.threadId)).toContain(threadId);
     const r = await get(`/api/threads/${threadId}`);

@@ -1,12 +1,14 @@
 /**
- * What every browser test needs: the production build of apps/web started as its own process on a
- * free port over a temp workspace, and Debian's chromium driven by playwright-core.
+ * What every test of the production build needs: apps/web's built server started as its own process on a
+ * free port over a temp workspace (optionally with its MCP endpoint for external clients), and Debian's
+ * chromium driven by playwright-core.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
 import type { Workspace } from "./helpers.js";
 
@@ -17,15 +19,22 @@ const CHROMIUM = "/usr/bin/chromium";
 const SERVER = path.join(WEB, "dist/server/index.js");
 export const MCP_BIN = path.join(REPO, "apps/mcp-fs-server/dist/index.js");
 
-/** Why browser tests cannot run here, or undefined when they can. */
-export const browserSkipReason: string | undefined = !existsSync(CHROMIUM)
-  ? `${CHROMIUM} is absent (apt-get install -y chromium)`
-  : !existsSync(SERVER) || !existsSync(path.join(WEB, ".next/BUILD_ID")) || !existsSync(MCP_BIN)
+/** Why the production server cannot be started here, or undefined when it can. */
+export const notBuiltReason: string | undefined =
+  !existsSync(SERVER) || !existsSync(path.join(WEB, ".next/BUILD_ID")) || !existsSync(MCP_BIN)
     ? "the apps are not built (npm run build)"
     : undefined;
 
-/** Variables that would pick a model (or leak one from the developer's shell) in the spawned server. */
-const MODEL_ENV = [
+/** Why browser tests cannot run here, or undefined when they can. */
+export const browserSkipReason: string | undefined = !existsSync(CHROMIUM)
+  ? `${CHROMIUM} is absent (apt-get install -y chromium)`
+  : notBuiltReason;
+
+/**
+ * Variables from the developer's shell that the spawned server must not see: they would pick a model, fix
+ * the tokens or quieten the log lines the harness waits for.
+ */
+const DROPPED_ENV = [
   "TEXTIDE_MODEL",
   "ANTHROPIC_API_KEY",
   "ANTHROPIC_BASE_URL",
@@ -33,6 +42,8 @@ const MODEL_ENV = [
   "OPENAI_BASE_URL",
   "OLLAMA_HOST",
   "TEXTIDE_IDE_TOKEN",
+  "MCP_HTTP_TOKEN",
+  "LOG_LEVEL",
 ];
 
 export interface WebProcess {
@@ -43,20 +54,50 @@ export interface WebProcess {
   stop(): Promise<void>;
 }
 
+export interface McpWebProcess extends WebProcess {
+  /** The MCP endpoint for external clients, and its bearer token, as printed at start. */
+  mcpUrl: string;
+  token: string;
+}
+
 /**
  * Starts `node dist/server/index.js` (NODE_ENV=production) on port 0 over `ws`; resolves with its URL once
  * it prints it. Model variables from the caller's shell are dropped, so with no `env` the offline planner
- * answers; pass them in `env` to point the server at another model.
+ * answers; pass them in `env` to point the server at another model. The MCP HTTP endpoint is off (see
+ * startMcpWebProcess).
  */
 export function startWebProcess(ws: Workspace, env: Record<string, string> = {}): Promise<WebProcess> {
+  return spawnWeb(ws, { MCP_HTTP_PORT: "off", ...env }, (log) => {
+    const base = /listening on (http:\/\/\S+)/.exec(log)?.[1];
+    return base ? { base } : undefined;
+  });
+}
+
+/**
+ * The server as `npm start` runs it, with the MCP endpoint for external clients on a free port
+ * (MCP_HTTP_PORT=0) and a generated token; resolves once both URLs and the token are printed.
+ */
+export function startMcpWebProcess(ws: Workspace, env: Record<string, string> = {}): Promise<McpWebProcess> {
+  return spawnWeb(ws, { MCP_HTTP_PORT: "0", ...env }, (log) => {
+    const base = /listening on (http:\/\/\S+)/.exec(log)?.[1];
+    const mcpUrl = /for external clients: (http:\/\/\S+)/.exec(log)?.[1];
+    const token = /Bearer token: (\S+)/.exec(log)?.[1];
+    return base && mcpUrl && token ? { base, mcpUrl, token } : undefined;
+  });
+}
+
+/** Spawns the server and resolves once `ready` finds what it needs in the output so far. */
+function spawnWeb<T extends { base: string }>(
+  ws: Workspace,
+  env: Record<string, string>,
+  ready: (log: string) => T | undefined,
+): Promise<Omit<WebProcess, "base"> & T> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of MODEL_ENV) delete childEnv[key];
+  for (const key of DROPPED_ENV) delete childEnv[key];
   Object.assign(childEnv, {
     NODE_ENV: "production",
     HOST: "127.0.0.1",
     PORT: "0",
-    // Not the fixed default 3001 (tests run in parallel); a test that wants the endpoint passes a port.
-    MCP_HTTP_PORT: "off",
     PROJECT_ROOT: ws.project,
     GENERATED_ASSETS: ws.assets,
     TEXTIDE_DATA_DIR: path.join(ws.dir, "data"),
@@ -79,10 +120,10 @@ export function startWebProcess(ws: Workspace, env: Record<string, string> = {})
     }, 30_000);
     const onData = (chunk: Buffer): void => {
       log += chunk.toString("utf8");
-      const m = /listening on (http:\/\/\S+)/.exec(log);
-      if (m?.[1]) {
+      const found = ready(log);
+      if (found) {
         clearTimeout(timer);
-        resolve({ child, base: m[1], output: () => log, stop });
+        resolve({ ...found, child, output: () => log, stop });
       }
     };
     child.stdout.on("data", onData);
@@ -92,6 +133,25 @@ export function startWebProcess(ws: Workspace, env: Record<string, string> = {})
       reject(new Error(`server exited with ${code}:\n${log}`));
     });
   });
+}
+
+/** A real MCP SDK client over Streamable HTTP with a bearer token. */
+export async function connectMcp(url: string, token: string): Promise<Client> {
+  const client = new Client({ name: "textide-web-test", version: "1" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+  );
+  return client;
+}
+
+/** The server's MCP HTTP child (only ours: a child of the server process the test spawned). */
+export function mcpChildPid(serverPid: number): number | undefined {
+  try {
+    const out = execFileSync("pgrep", ["-P", String(serverPid), "-f", "--", "--http"], { encoding: "utf8" });
+    return out.split("\n").filter(Boolean).map(Number)[0];
+  } catch {
+    return undefined; // pgrep exits 1 when nothing matches
+  }
 }
 
 export function launchBrowser(): Promise<Browser> {

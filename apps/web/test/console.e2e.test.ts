@@ -1,42 +1,32 @@
-import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  browserSkipReason,
+  connectMcp,
+  launchBrowser,
+  openIde,
+  screenshot,
+  startMcpWebProcess,
+  type McpWebProcess,
+} from "./browser-harness.js";
 import { makeWorkspace, type Workspace } from "./helpers.js";
-import { connectMcp, NOT_BUILT, startProduction, type ProductionServer } from "./production-server.js";
+import { css } from "./ide-selectors.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const RESULTS = fileURLToPath(new URL("../test-results", import.meta.url));
-const skipReason = !existsSync(CHROMIUM) ? `${CHROMIUM} is absent (apt-get install -y chromium)` : NOT_BUILT;
-if (skipReason) console.warn(`[console.e2e] skipped: ${skipReason}`);
+if (browserSkipReason) console.warn(`[console.e2e] skipped: ${browserSkipReason}`);
 
-describe.skipIf(skipReason !== undefined)("MCP call-log console in a real browser", () => {
+describe.skipIf(browserSkipReason !== undefined)("MCP call-log console in a real browser", () => {
   let ws: Workspace;
-  let srv: ProductionServer;
+  let srv: McpWebProcess;
   let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[];
 
   beforeAll(async () => {
     ws = await makeWorkspace();
-    srv = await startProduction(ws);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-      ],
-    });
-    page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-    page.on("pageerror", (err) => pageErrors.push(err.message));
-    await page.goto(srv.base);
-    await page.waitForSelector(".conn.ok", { timeout: 15_000 });
+    srv = await startMcpWebProcess(ws);
+    browser = await launchBrowser();
+    ({ page, pageErrors } = await openIde(browser, srv.base));
+    await page.waitForSelector(css.connected, { timeout: 15_000 });
   }, 60_000);
 
   afterAll(async () => {
@@ -75,8 +65,7 @@ describe.skipIf(skipReason !== undefined)("MCP call-log console in a real browse
     await expect.poll(() => page.locator(rows).count()).toBe(1);
     await page.fill('section[aria-label="Console"] input[type="search"]', "");
 
-    await mkdir(RESULTS, { recursive: true });
-    await page.screenshot({ path: path.join(RESULTS, "console.png") });
+    await screenshot(page, "console");
     // The top-bar button closes it again.
     await page.click('button[title^="MCP call log"]');
     await expect.poll(() => page.locator('section[aria-label="Console"]').count()).toBe(0);

@@ -2,38 +2,22 @@ import { mcpCallEvent, type AgentEvent, type McpCallEvent } from "@textide/share
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpCallLog } from "../server/mcp/call-log.js";
-import {
-  call,
-  collectAgentEvents,
-  makeDataDir,
-  startAgentServer,
-  waitUntil,
-  type AgentServer,
-} from "./agent-helpers.js";
-import { connectClient, makeWorkspace, request, type Workspace } from "./helpers.js";
+import { call, startAgentSession, waitUntil, type AgentServer, type AgentSession } from "./agent-helpers.js";
+import { request } from "./helpers.js";
 
-let ws: Workspace;
-let data: { dir: string; remove(): Promise<void> };
+let session: AgentSession;
 let srv: AgentServer;
 let client: Socket;
 let events: AgentEvent[];
 const live: McpCallEvent[] = [];
 
 beforeAll(async () => {
-  ws = await makeWorkspace();
-  data = await makeDataDir();
-  srv = await startAgentServer(ws, data.dir, {}, new McpCallLog());
-  client = await connectClient(srv.base);
-  events = collectAgentEvents(client);
+  session = await startAgentSession({}, new McpCallLog());
+  ({ srv, client, events } = session);
   client.on("mcp/call", (e: unknown) => live.push(mcpCallEvent.parse(e)));
 });
 
-afterAll(async () => {
-  client?.close();
-  await srv?.close();
-  await ws?.remove();
-  await data?.remove();
-});
+afterAll(() => session?.close());
 
 describe("MCP call log of the agent's bundled server (offline planner run)", () => {
   it("streams each tool call as mcp/call and serves the same calls from GET /api/mcp-calls", async () => {

@@ -4,22 +4,22 @@ import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitUntil } from "./agent-helpers.js";
 import { connectClient, makeWorkspace, request, type Workspace } from "./helpers.js";
-import { connectMcp, mcpChildPid, NOT_BUILT, startProduction, type ProductionServer } from "./production-server.js";
+import { connectMcp, mcpChildPid, notBuiltReason, startMcpWebProcess, type McpWebProcess } from "./browser-harness.js";
 
-if (NOT_BUILT) console.warn(`[mcp-http] skipped: ${NOT_BUILT}`);
+if (notBuiltReason) console.warn(`[mcp-http] skipped: ${notBuiltReason}`);
 
-describe.skipIf(NOT_BUILT !== undefined)(
+describe.skipIf(notBuiltReason !== undefined)(
   "npm start's web server also serves the bundled MCP server over Streamable HTTP",
   () => {
     let ws: Workspace;
-    let srv: ProductionServer;
+    let srv: McpWebProcess;
     let socket: Socket;
     const opened: OpenFileEvent[] = [];
     const calls: McpCallEvent[] = [];
 
     beforeAll(async () => {
       ws = await makeWorkspace();
-      srv = await startProduction(ws);
+      srv = await startMcpWebProcess(ws);
       socket = await connectClient(srv.base);
       socket.on("open_file", (e: unknown) => opened.push(openFileEvent.parse(e)));
       socket.on("mcp/call", (e: unknown) => calls.push(mcpCallEvent.parse(e)));

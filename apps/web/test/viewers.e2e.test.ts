@@ -1,57 +1,19 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  browserSkipReason,
+  launchBrowser,
+  openIde,
+  screenshot,
+  startWebProcess,
+  type WebProcess,
+} from "./browser-harness.js";
 import { makeWorkspace, sleep, type Workspace } from "./helpers.js";
+import { css } from "./ide-selectors.js";
 
-const WEB = fileURLToPath(new URL("../", import.meta.url));
-const CHROMIUM = "/usr/bin/chromium";
-const SERVER = path.join(WEB, "dist/server/index.js");
-const BUILT = existsSync(SERVER) && existsSync(path.join(WEB, ".next/BUILD_ID"));
-const RESULTS = path.join(WEB, "test-results");
-
-const skipReason = !existsSync(CHROMIUM)
-  ? `${CHROMIUM} is absent (apt-get install -y chromium)`
-  : !BUILT
-    ? "apps/web is not built (npm run build -w apps/web)"
-    : undefined;
-if (skipReason) console.warn(`[viewers.e2e] skipped: ${skipReason}`);
-
-/** The production server on a free port (same harness as ide.e2e.test.ts). */
-function startServer(ws: Workspace): Promise<{ child: ChildProcess; base: string }> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: "production",
-    HOST: "127.0.0.1",
-    PORT: "0",
-    PROJECT_ROOT: ws.project,
-    GENERATED_ASSETS: ws.assets,
-    TEXTIDE_DATA_DIR: path.join(ws.dir, "data"),
-  };
-  delete env.TEXTIDE_IDE_TOKEN;
-  const child = spawn(process.execPath, [SERVER], { cwd: WEB, env, stdio: ["ignore", "pipe", "pipe"] });
-  let log = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 25_000);
-    const onData = (chunk: Buffer): void => {
-      log += chunk.toString("utf8");
-      const m = /listening on (http:\/\/\S+)/.exec(log);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolve({ child, base: m[1] });
-      }
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${log}`));
-    });
-  });
-}
+if (browserSkipReason) console.warn(`[viewers.e2e] skipped: ${browserSkipReason}`);
 
 const SPEC = {
   $schema: "https://vega.github.io/schema/vega-lite/v6.json",
@@ -82,13 +44,13 @@ const x = 1;
 ![solar system](../images/solar-system.png)
 `;
 
-describe.skipIf(skipReason !== undefined)("viewers in a real browser", () => {
+describe.skipIf(browserSkipReason !== undefined)("viewers in a real browser", () => {
   let ws: Workspace;
-  let server: { child: ChildProcess; base: string };
+  let server: WebProcess;
   let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
-  const requested: string[] = [];
+  let pageErrors: string[];
+  let requested: string[];
 
   beforeAll(async () => {
     ws = await makeWorkspace();
@@ -98,28 +60,15 @@ describe.skipIf(skipReason !== undefined)("viewers in a real browser", () => {
     await writeFile(path.join(ws.project, "notes", "todo.txt"), "observe Jupiter\nlog the moons\n");
     const big = Array.from({ length: 100_000 }, (_, i) => `${i},star ${i},${(i * 7919) % 100_003}`);
     await writeFile(path.join(ws.project, "data", "stars.csv"), `id,name,score\n${big.join("\n")}\n`);
-    server = await startServer(ws);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-      ],
-    });
-    page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-    page.on("pageerror", (err) => pageErrors.push(err.message));
-    page.on("request", (r) => requested.push(r.url()));
-    await page.goto(server.base);
-    await page.waitForSelector(".conn.ok", { timeout: 15_000 });
+    server = await startWebProcess(ws);
+    browser = await launchBrowser();
+    ({ page, pageErrors, requested } = await openIde(browser, server.base));
+    await page.waitForSelector(css.connected, { timeout: 15_000 });
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-    server?.child.kill("SIGTERM");
+    await server?.stop();
     await ws?.remove();
   });
 
@@ -138,10 +87,6 @@ describe.skipIf(skipReason !== undefined)("viewers in a real browser", () => {
     page.evaluate<string[]>(
       `[...document.querySelectorAll(${JSON.stringify(selector)})].map((e) => e.textContent ?? "")`,
     );
-  const shot = async (name: string): Promise<void> => {
-    await mkdir(RESULTS, { recursive: true });
-    await page.screenshot({ path: path.join(RESULTS, name) });
-  };
 
   it("draws a Vega-Lite spec with data from a workspace CSV, and shows its source on demand", async () => {
     const p = "charts/launches.vl.json";
@@ -159,7 +104,7 @@ describe.skipIf(skipReason !== undefined)("viewers in a real browser", () => {
     expect(actions.join("|")).toMatch(/SVG/);
     expect(actions.join("|")).toMatch(/PNG/);
     expect(actions.join("|")).not.toMatch(/Editor|Source|Compiled/i);
-    await shot("viewers-vega.png");
+    await screenshot(page, "viewers-vega");
     for (const [label, file] of [
       ["Save as PNG", "launches.png"],
       ["Save as SVG", "launches.svg"],
@@ -221,7 +166,7 @@ describe.skipIf(skipReason !== undefined)("viewers in a real browser", () => {
     const desc = await diameters();
     expect(desc).toEqual([...asc].sort((a, b) => b - a));
     expect(await page.getAttribute(diameter, "aria-sort")).toBe("descending");
-    await shot("viewers-xlsx.png");
+    await screenshot(page, "viewers-xlsx");
   });
 
   it("keeps a 100,000-row CSV virtualised: few rows in the DOM, the last row reachable, sortable", async () => {
@@ -287,7 +232,7 @@ describe.skipIf(skipReason !== undefined)("viewers in a real browser", () => {
       undefined,
       { timeout: 10_000 },
     );
-    await shot("viewers-conflict-diff.png");
+    await screenshot(page, "viewers-conflict-diff");
     await page.click('dialog[open] button:has-text("Keep mine")');
     await expect.poll(() => readFile(file, "utf8"), { timeout: 10_000 }).toContain("mine: edited in the browser");
     expect(await readFile(file, "utf8")).not.toContain("theirs");
