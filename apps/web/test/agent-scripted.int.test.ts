@@ -1,46 +1,26 @@
 import { execFileSync } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import type { AgentEvent } from "@textide/shared";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AgentOptions } from "@textide/agent";
 import { openFileEvent, type OpenFileEvent } from "../server/socket/events.js";
+import type { AgentRuntimeDeps } from "../server/runtime/agent-runtime.js";
 import {
   call,
   collectAgentEvents,
-  makeDataDir,
+  routedModel,
   startAgentServer,
+  startAgentSession,
   waitUntil,
   type AgentServer,
+  type AgentSession,
+  type Turn,
 } from "./agent-helpers.js";
-import { connectClient, makeWorkspace, type Workspace } from "./helpers.js";
-
-// The agent package's scripted model (its tests' only fake), loaded at run time: it lives outside this
-// app's rootDir, so a static import would pull it into apps/web's type check.
-type ToolCalls = { toolCalls: { name: string; args: Record<string, unknown> }[] };
-type Turn = string | ToolCalls | ((messages: { getType(): string; content: unknown }[]) => string | ToolCalls);
-const FAKE_MODEL = new URL("../../../packages/agent/test/fake-model.ts", import.meta.url).href;
-const { ScriptedChatModel } = (await import(FAKE_MODEL)) as {
-  ScriptedChatModel: new (script: Turn[]) => AgentOptions["model"];
-};
+import { connectClient, type Workspace } from "./helpers.js";
 
 const TOKEN = "ide-token-for-mcp";
 const MODEL = { id: "scripted", label: "Scripted test model", offline: true };
-
-/** Routes each request (the thread's last user message) to its own script. */
-function routedModel(scripts: Record<string, Turn[]>): AgentOptions["model"] {
-  const step = new Map<string, number>();
-  return new ScriptedChatModel([
-    (messages) => {
-      const lastUser = [...messages].reverse().find((m) => m.getType() === "human");
-      const key = typeof lastUser?.content === "string" ? lastUser.content : "";
-      const script = scripts[key] ?? ["(no script)"];
-      const i = step.get(key) ?? 0;
-      step.set(key, i + 1);
-      const turn = script[Math.min(i, script.length - 1)]!;
-      return typeof turn === "function" ? turn(messages) : turn;
-    },
-  ]);
-}
 
 const scripts: Record<string, Turn[]> = {
   spin: [{ toolCalls: [{ name: "exec_run_js", args: { code: "while (true) {}", timeoutMs: 30_000 } }] }, "never"],
@@ -50,34 +30,29 @@ const scripts: Record<string, Turn[]> = {
     { toolCalls: [{ name: "fs_write_file", args: { path: "generated_assets/approved.txt", content: "yes" } }] },
     "Wrote it.",
   ],
+  "write after restart": [
+    { toolCalls: [{ name: "fs_write_file", args: { path: "generated_assets/restarted.txt", content: "yes" } }] },
+    "Wrote it after the restart.",
+  ],
 };
 
+let session: AgentSession;
 let ws: Workspace;
-let data: { dir: string; remove(): Promise<void> };
 let srv: AgentServer;
 let client: Socket;
 let events: AgentEvent[];
 const opened: OpenFileEvent[] = [];
 
+let deps: Partial<AgentRuntimeDeps>;
+
 beforeAll(async () => {
-  ws = await makeWorkspace();
-  data = await makeDataDir();
-  srv = await startAgentServer(ws, data.dir, {
-    ideToken: TOKEN,
-    model: { chat: routedModel(scripts), info: MODEL },
-    approveTools: ["fs_write_file"],
-  });
-  client = await connectClient(srv.base);
-  events = collectAgentEvents(client);
+  deps = { ideToken: TOKEN, model: { chat: await routedModel(scripts), info: MODEL }, approveTools: ["fs_write_file"] };
+  session = await startAgentSession(deps);
+  ({ ws, srv, client, events } = session);
   client.on("open_file", (e: unknown) => opened.push(openFileEvent.parse(e)));
 });
 
-afterAll(async () => {
-  client?.close();
-  await srv?.close();
-  await ws?.remove();
-  await data?.remove();
-});
+afterAll(() => session?.close());
 
 type Started = { runId: string; threadId: string };
 const finalOf = (runId: string, ms = 20_000) =>
@@ -154,5 +129,29 @@ describe("agent runtime with a scripted model", () => {
     expect(final).toMatchObject({ stopReason: "done", text: "ok" });
     const end = events.find((e) => e.type === "tool_end" && e.runId === ack.data.runId);
     expect(end, JSON.stringify(end)).toMatchObject({ isError: false });
+  });
+
+  it("keeps a pending approval across a server restart: approving resumes the stopped call", async () => {
+    const ack = await call<Started>(client, "agent/run", { text: "write after restart" });
+    if (!ack.ok) throw new Error(ack.error.message);
+    const { runId, threadId } = ack.data;
+    expect(await finalOf(runId)).toMatchObject({ stopReason: "awaiting_approval" });
+
+    await session.srv.runtime.idle();
+    session.client.close();
+    await session.srv.close();
+    session.srv = await startAgentServer(ws, session.data.dir, deps);
+    session.client = await connectClient(session.srv.base);
+    const after = collectAgentEvents(session.client);
+
+    const resumed = await call<Started>(session.client, "agent/approve", { threadId, decision: "approve" });
+    if (!resumed.ok) throw new Error(resumed.error.message);
+    const final = await waitUntil(
+      () => after.find((e) => e.type === "final" && e.runId === resumed.data.runId),
+      20_000,
+      "final after the restart",
+    );
+    expect(final).toMatchObject({ stopReason: "done", text: "Wrote it after the restart." });
+    expect(await readFile(path.join(ws.assets, "restarted.txt"), "utf8")).toBe("yes");
   });
 });

@@ -59,6 +59,15 @@ export interface Agent {
   run(input: RunInput): Promise<RunResult>;
   /** A thread's messages as a provider-neutral trace. */
   history(threadId: string): Promise<TraceMessage[]>;
+  /** The approval a thread's last run stopped at, read from the checkpointer (so it survives a restart). */
+  pendingApproval(threadId: string): Promise<ApprovalRequest | undefined>;
+}
+
+function pendingOf(state: { tasks: readonly { interrupts?: readonly { value?: unknown }[] }[] }) {
+  return state.tasks
+    .flatMap((t) => t.interrupts ?? [])
+    .map((i) => i.value as ApprovalRequest | undefined)
+    .find((v) => v?.type === "approval");
 }
 
 const silent: AgentLogger = { info: () => undefined, warn: () => undefined };
@@ -88,6 +97,10 @@ export function createAgent(opts: AgentOptions): Agent {
     model: opts.modelInfo,
     async history(threadId) {
       return toTrace(await messagesOf(threadId), systemPrompt);
+    },
+
+    async pendingApproval(threadId) {
+      return pendingOf(await graph.getState({ configurable: { thread_id: threadId } }));
     },
 
     async run(input) {
@@ -177,10 +190,7 @@ export function createAgent(opts: AgentOptions): Agent {
       const state = await graph.getState({ configurable: { thread_id: threadId } });
       const all = (state.values as { messages?: BaseMessage[] }).messages ?? [];
       const fresh = all.slice(before);
-      const pending = state.tasks
-        .flatMap((t) => t.interrupts ?? [])
-        .map((i) => i.value as ApprovalRequest)
-        .find((v) => v?.type === "approval");
+      const pending = pendingOf(state);
       if (pending) {
         stopReason = "awaiting_approval";
         emit({ type: "approval_required", ...ids, callId: pending.callId, name: pending.name, args: pending.args });

@@ -282,7 +282,8 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
       if (approveTools.length === 0) {
         throw new RuntimeError("bad_request:agent", "Approvals are not configured (set TEXTIDE_APPROVE).");
       }
-      if (!awaitingApproval.has(threadId)) {
+      // After a restart the pending approval is only in the checkpointer.
+      if (!awaitingApproval.has(threadId) && !(await reader.pendingApproval(threadId))) {
         throw new RuntimeError("not_found:approval", `Thread ${threadId} has no pending approval.`);
       }
       return launch(threadId, { resume: decision }, onEvent);
