@@ -1,4 +1,4 @@
-import { copyFile, mkdir, readFile, rename } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -77,9 +77,6 @@ describe.skipIf(browserSkipReason !== undefined)("IDE in a real browser", () => 
       throw err;
     }
     await page.waitForFunction(imageLoaded(p), undefined, { timeout: 10_000 });
-    // A new output folder also makes the page re-open its newest file 0.3–1.5 s later (workspace.tsx
-    // `openNewestIn`), which would take the focus from the next test's tab on a loaded machine.
-    await page.waitForTimeout(1_600);
   });
 
   it("opens a file on POST /api/open-file", async () => {
@@ -106,4 +103,14 @@ describe.skipIf(browserSkipReason !== undefined)("IDE in a real browser", () => 
     // No CDN at run time: Monaco, its workers and fonts all come from this server.
     expect(session.requested.filter((u) => !u.startsWith(`${server.base}/`) && !/^(data|blob):/.test(u))).toEqual([]);
   });
+
+  it("resyncs the tree after a reconnect: a file added while the server was down appears", async () => {
+    const port = new URL(server.base).port;
+    await server.stop();
+    await page.waitForSelector(css.connected, { state: "detached", timeout: 10_000 });
+    await writeFile(path.join(ws.project, "added-while-offline.txt"), "hello\n");
+    server = await startWebProcess(ws, { PORT: port });
+    await page.waitForSelector(css.connected, { timeout: 20_000 });
+    await page.waitForSelector(css.treeRow("added-while-offline.txt"), { timeout: 10_000 });
+  }, 60_000);
 });

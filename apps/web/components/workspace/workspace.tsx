@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { Group, Panel, Separator } from "react-resizable-panels";
 import { ChatPanel } from "@/components/chat/chat-panel";
 import { EditorPanel } from "@/components/console/editor-panel";
@@ -56,7 +56,19 @@ export function Workspace(): ReactNode {
   const [tabs, setTabs] = useState<Tab[]>([]);
   const [active, setActive] = useState<string>();
   const [dirty, setDirty] = useState<ReadonlySet<string>>(new Set());
-  const { reveal, applyChange } = tree;
+  const { reveal, applyChange, refresh } = tree;
+
+  // Changes made while the socket was down sent no events: re-list the open folders and reload the
+  // open files (a file with unsaved edits keeps them; a later save then reports the conflict).
+  const everConnected = useRef(false);
+  useEffect(() => {
+    if (!connected) return;
+    if (everConnected.current) {
+      void refresh();
+      setTabs((prev) => prev.map((t) => ({ ...t, version: t.version + 1 })));
+    }
+    everConnected.current = true;
+  }, [connected, refresh]);
 
   const open = useCallback(
     (path: string, line?: number) => {
