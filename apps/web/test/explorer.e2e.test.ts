@@ -53,7 +53,7 @@ describe.skipIf(browserSkipReason !== undefined)("explorer in a real browser", (
   const row = (p: string): string => `.file-tree [data-path="${p}"]`;
   const onDisk = (rel: string): string => path.join(ws.project, rel);
 
-  /** Monaco focuses itself when it mounts; wait for that before typing elsewhere. */
+  /** The file opened in its editor (the tab is there and Monaco has rendered its lines). */
   async function editorReady(p: string): Promise<void> {
     await page.waitForSelector(`.tab-panel[data-path="${p}"] .monaco-editor .view-lines`, { timeout: 15_000 });
   }

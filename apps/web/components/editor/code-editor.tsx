@@ -51,7 +51,8 @@ export default function CodeEditor({
       editor.revealLineInCenter(line);
       editor.setPosition({ lineNumber: line, column: 1 });
     }
-    editor.focus();
+    // No focus on mount: files also open from the tree's keyboard navigation, the agent and other
+    // browsers, and taking the focus would interrupt whatever the user is typing there.
   };
   return (
     <Editor
