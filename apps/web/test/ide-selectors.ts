@@ -43,6 +43,14 @@ export function ide(page: Page) {
     reloadFromDisk: (dialog: Locator) => dialog.getByRole("button", { name: "Reload from disk" }),
     overwrite: (dialog: Locator) => dialog.getByRole("button", { name: "Overwrite" }),
     themeToggle: page.getByRole("button", { name: "Toggle theme" }),
+    /** Every approval card for `tool` in the chat, answered or not. */
+    approvalCard: (tool: string) => chat.getByRole("group", { name: `Approve ${tool}` }),
+    /** The first approval card for `tool` still waiting for an answer. */
+    pendingApproval: (tool: string) =>
+      chat
+        .getByRole("group", { name: `Approve ${tool}` })
+        .filter({ has: page.getByRole("button", { name: "Approve" }) })
+        .first(),
   };
 }
 
