@@ -9,6 +9,18 @@ function argsPreview(args: Record<string, unknown>): string {
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }
 
+/** A call's arguments; code (exec_run_js) is shown as written, not as an escaped JSON string. */
+function ToolArgs({ args }: { args: Record<string, unknown> }): ReactNode {
+  const { code, ...rest } = args;
+  if (typeof code !== "string") return <pre className="tool-args">{JSON.stringify(args, null, 2)}</pre>;
+  return (
+    <>
+      {Object.keys(rest).length > 0 ? <pre className="tool-args">{JSON.stringify(rest, null, 2)}</pre> : null}
+      <pre className="tool-args tool-code">{code}</pre>
+    </>
+  );
+}
+
 /** Answer text with workspace paths as links that open the file. */
 function AnswerText({ text, onOpen }: { text: string; onOpen: (path: string) => void }): ReactNode {
   return (
@@ -75,7 +87,7 @@ export function ChatEntry({ item, onOpen, onApprove }: ChatEntryProps): ReactNod
             </span>
           </summary>
           <div className="tool-section">Arguments</div>
-          <pre className="tool-args">{JSON.stringify(item.args, null, 2)}</pre>
+          <ToolArgs args={item.args} />
           {item.summary !== undefined ? (
             <>
               <div className="tool-section">{item.isError ? "Error" : "Result"}</div>
@@ -96,7 +108,7 @@ export function ChatEntry({ item, onOpen, onApprove }: ChatEntryProps): ReactNod
           <div>
             The agent wants to run <span className="tool-name">{item.name}</span>
           </div>
-          <pre className="tool-args">{JSON.stringify(item.args, null, 2)}</pre>
+          <ToolArgs args={item.args} />
           {item.decision === undefined ? (
             <div className="dialog-actions">
               <button type="button" onClick={() => onApprove("approve")} title="Let the agent run this tool call">
