@@ -235,7 +235,7 @@ async function planets(page) {
   await input.fill(PLANETS);
   const t0 = nodeNow();
   await input.press("Enter");
-  const link = page.locator('[aria-label="Chat"] .output-link', { hasText: /\.png$/ }).first();
+  const link = page.locator('[aria-label="Chat"] .msg.assistant .output-link', { hasText: /\.png$/ }).first();
   await link.waitFor({ timeout: 60_000 });
   const rel = (await link.textContent()).trim();
   await page.evaluate(waitImageShown, rel);
