@@ -184,8 +184,10 @@ describe.skipIf(browserSkipReason !== undefined)("viewers in a real browser", ()
     await page.click(`${panel(p)} thead th:has-text("score")`);
     await page.click(`${panel(p)} thead th:has-text("score")`);
     await page.evaluate(`document.querySelector(${JSON.stringify(`${panel(p)} .table-scroll`)}).scrollTop = 0`);
-    const top = await texts(`${panel(p)} tbody tr[data-row] td:nth-child(4)`);
-    expect(top.slice(0, 3).map(Number)).toEqual([100_002, 100_001, 100_000]);
+    // The virtualiser renders the rows for the new scroll position on a later frame.
+    await expect
+      .poll(async () => (await texts(`${panel(p)} tbody tr[data-row] td:nth-child(4)`)).slice(0, 3).map(Number))
+      .toEqual([100_002, 100_001, 100_000]);
   }, 60_000);
 
   it("chat: Enter sends, tool cards complete, answer paths open files, the thread reloads from the list", async () => {
