@@ -1,5 +1,5 @@
 import type { TraceMessage } from "@textide/shared";
-import type { FileResponse, TreeResponse } from "./types";
+import type { FileResponse, TableResponse, TreeResponse } from "./types";
 
 export class ApiError extends Error {
   constructor(
@@ -72,17 +72,7 @@ export async function fetchModel(): Promise<ModelInfo | undefined> {
   }
 }
 
-/** One sheet of a workbook from `GET /api/table` (cells as text, header row separate). */
-export interface TableResponse {
-  path: string;
-  sheets: string[];
-  sheet: string;
-  columns: string[];
-  rows: string[][];
-  totalRows: number;
-  truncated: boolean;
-  maxRows: number;
-}
+export type { TableResponse };
 
 export function fetchTable(path: string, sheet?: string): Promise<TableResponse> {
   return call<TableResponse>(`/api/table?path=${q(path)}${sheet ? `&sheet=${q(sheet)}` : ""}`);

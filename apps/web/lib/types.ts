@@ -9,6 +9,7 @@ export type {
   FileChangeKind,
   OpenFileEvent,
   ServerToClientEvents,
+  TableResponse,
   TreeEntry,
   TreeEntryType as EntryType,
 } from "@textide/shared";

@@ -1,19 +1,10 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { TableResponse as Table } from "@textide/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeWorkspace, request, startServer, type Running, type Workspace } from "./helpers.js";
 import { makeXlsx } from "./xlsx-fixture.js";
 
-interface Table {
-  path: string;
-  sheets: string[];
-  sheet: string;
-  columns: string[];
-  rows: string[][];
-  totalRows: number;
-  truncated: boolean;
-  maxRows: number;
-}
 interface ErrorBody {
   error: { code: string; message: string; sheets?: string[] };
 }

@@ -107,3 +107,16 @@ export interface TreeEntry {
   /** Present on directories listed below the requested depth. */
   children?: TreeEntry[];
 }
+
+/** `GET /api/table`: one sheet of a workbook (cells as text, the header row apart). */
+export interface TableResponse {
+  path: string;
+  sheets: string[];
+  sheet: string;
+  columns: string[];
+  rows: string[][];
+  /** Data rows in the sheet (the header row excluded). */
+  totalRows: number;
+  truncated: boolean;
+  maxRows: number;
+}

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
+import type { TableResponse } from "@textide/shared";
 import type { PathPolicy } from "@textide/shared/node";
 import readXlsxFile from "read-excel-file/node";
 import { AppError } from "../errors.js";
@@ -9,18 +10,6 @@ import { sendJson } from "./respond.js";
 export const MAX_TABLE_ROWS = 100_000;
 /** Workbooks are unzipped in memory: refuse files far beyond what a viewer needs. */
 export const MAX_WORKBOOK_BYTES = 32 * 1024 * 1024;
-
-export interface TableResponse {
-  path: string;
-  sheets: string[];
-  sheet: string;
-  columns: string[];
-  rows: string[][];
-  /** Data rows in the sheet (the header row excluded). */
-  totalRows: number;
-  truncated: boolean;
-  maxRows: number;
-}
 
 function cellText(value: unknown): string {
   if (value === null || value === undefined) return "";
