@@ -5,6 +5,7 @@ import type { Browser, JSHandle, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserSkipReason, launchBrowser, RESULTS, startWebProcess, type WebProcess } from "./browser-harness.js";
 import { makeWorkspace, type Workspace } from "./helpers.js";
+import { css, editorShows } from "./ide-selectors.js";
 
 const BIG = 20_000;
 
@@ -95,7 +96,10 @@ describe.skipIf(browserSkipReason !== undefined)("explorer in a real browser", (
     await page.waitForSelector(row("data/drafts"), { timeout: 5_000 });
   });
 
-  it("renames from the context menu and with F2; the open tab follows", async () => {
+  it("renames from the context menu and with F2; the open tab follows with its unsaved edits", async () => {
+    await page.click(css.panelEditorLines("data/fresh.txt"));
+    await page.keyboard.type("unsaved line");
+    await expect.poll(() => page.textContent(css.saveStatus("data/fresh.txt"))).toContain("unsaved");
     await page.click(row("data/fresh.txt"), { button: "right" });
     await page.click('.context-menu [role="menuitem"]:has-text("Rename")');
     await typeName("renamed.txt");
@@ -104,6 +108,11 @@ describe.skipIf(browserSkipReason !== undefined)("explorer in a real browser", (
     await page.waitForSelector('.tab[data-path="data/renamed.txt"]', { timeout: 5_000 });
     await editorReady("data/renamed.txt");
     expect(await page.$('.tab[data-path="data/fresh.txt"]')).toBeNull();
+    await page.waitForFunction(editorShows("data/renamed.txt", "unsaved line"), undefined, { timeout: 5_000 });
+    expect(await page.textContent(css.saveStatus("data/renamed.txt"))).toContain("unsaved");
+    await page.click(css.panelEditorLines("data/renamed.txt"));
+    await page.keyboard.press("Control+s");
+    await expect.poll(() => readFile(onDisk("data/renamed.txt"), "utf8"), { timeout: 5_000 }).toContain("unsaved line");
 
     await page.click(row("data/drafts"));
     await page.keyboard.press("F2");

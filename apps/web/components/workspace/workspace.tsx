@@ -15,6 +15,8 @@ import { isAtOrBelow, movedPath } from "@/lib/paths";
 import { baseName, isGenerated } from "@/lib/types";
 
 interface Tab {
+  /** Stable across renames, so a renamed file's editor (and its unsaved edits) stays mounted. */
+  id: number;
   path: string;
   version: number;
   line?: number;
@@ -47,6 +49,8 @@ function useTheme(): [Theme, () => void] {
   return [theme, toggle];
 }
 
+let tabSeq = 0;
+
 /** The IDE: explorer | tabs with viewers | chat, in resizable panels, kept live by socket events. */
 export function Workspace(): ReactNode {
   const tree = useFileTree();
@@ -74,7 +78,7 @@ export function Workspace(): ReactNode {
     (path: string, line?: number) => {
       setTabs((prev) => {
         const i = prev.findIndex((t) => t.path === path);
-        if (i < 0) return [...prev, { path, version: 0, line }];
+        if (i < 0) return [...prev, { id: ++tabSeq, path, version: 0, line }];
         if (line === undefined) return prev;
         return prev.map((t, j) => (j === i ? { ...t, line } : t));
       });
@@ -158,7 +162,7 @@ export function Workspace(): ReactNode {
                 const name = baseName(t.path);
                 return (
                   <div
-                    key={t.path}
+                    key={t.id}
                     role="tab"
                     aria-selected={t.path === active}
                     className={t.path === active ? "tab active" : "tab"}
@@ -190,7 +194,7 @@ export function Workspace(): ReactNode {
                 <div className="viewer-note">Open a file from the explorer, or ask the agent.</div>
               ) : null}
               {tabs.map((t) => (
-                <div key={t.path} className="tab-panel" role="tabpanel" hidden={t.path !== active} data-path={t.path}>
+                <div key={t.id} className="tab-panel" role="tabpanel" hidden={t.path !== active} data-path={t.path}>
                   <FileView
                     path={t.path}
                     version={t.version}
