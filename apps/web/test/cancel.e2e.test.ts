@@ -47,6 +47,7 @@ describe.skipIf(browserSkipReason !== undefined)("Stop cancels a running request
       { toolCalls: [{ name: "exec_run_js", args: { code: "while (true) {}", timeoutMs: SPIN_TIMEOUT_MS } }] },
       { toolCalls: [{ name: "exec_run_js", args: { code: "return 6 * 7;" } }] },
       { text: "The sandbox answered 42." },
+      { toolCalls: [{ name: "exec_run_js", args: { code: "while (true) {}", timeoutMs: SPIN_TIMEOUT_MS } }] },
     ]);
     server = await startWebProcess(ws, {
       TEXTIDE_MODEL: "openai-compatible:scripted",
@@ -101,5 +102,21 @@ describe.skipIf(browserSkipReason !== undefined)("Stop cancels a running request
     await ui.send.waitFor({ timeout: 5_000 });
     expect(llm.requests.map((r) => r.endpoint)).toEqual(["openai.chat", "openai.chat", "openai.chat"]);
     await screenshot(page, "cancel-after");
+  });
+
+  it("Ctrl+. stops a running request from anywhere in the page", async () => {
+    const ui = ide(page);
+    await page.fill(css.chatInput, "spin again");
+    await page.press(css.chatInput, "Enter");
+    await ui.stop.waitFor({ timeout: 20_000 });
+    await expect.poll(() => page.locator(css.toolCardState("exec_run_js")).count(), { timeout: 20_000 }).toBe(3);
+    await page.waitForTimeout(1_000);
+    // Away from the chat: the shortcut is global.
+    await page.click('[role="tree"]');
+    const stopped = Date.now();
+    await page.keyboard.press("Control+.");
+    await ui.stop.waitFor({ state: "detached", timeout: 10_000 });
+    expect(Date.now() - stopped).toBeLessThan(SPIN_TIMEOUT_MS / 3);
+    await expect.poll(() => page.locator(css.toolCardState("exec_run_js")).last().textContent()).toMatch(/^cancelled/);
   });
 });
