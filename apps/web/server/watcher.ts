@@ -43,19 +43,22 @@ export function createWatcher(
   const pending = new Map<string, FileChangedEvent>();
   let quietTimer: NodeJS.Timeout | undefined;
   let maxTimer: NodeJS.Timeout | undefined;
+  /** display path → when an `add` was last reported for it (chokidar's or a rescan's), for deduplication. */
+  const added = new Map<string, number>();
 
   const flush = (): void => {
     clearTimeout(quietTimer);
     clearTimeout(maxTimer);
     quietTimer = maxTimer = undefined;
+    // Expired entries go once per burst, not per event (a burst of 20,000 adds would be quadratic).
+    const now = Date.now();
+    for (const [p, at] of added) if (now - at >= ADD_DEDUP_MS) added.delete(p);
     if (pending.size === 0) return;
     const events = [...pending.values()];
     pending.clear();
     emit(events);
   };
 
-  /** display path → when an `add` was last reported for it (chokidar's or a rescan's), for deduplication. */
-  const added = new Map<string, number>();
   const rescans = new Set<NodeJS.Timeout>();
   let closed = false;
 
@@ -71,7 +74,6 @@ export function createWatcher(
     } else if (kind === "unlink") {
       added.delete(display);
     }
-    for (const [p, at] of added) if (now - at >= ADD_DEDUP_MS) added.delete(p);
     const previous = pending.get(display);
     // The last kind wins, except that a file added and then changed in one burst is still new.
     const merged = previous?.kind === "add" && kind === "change" ? "add" : kind;

@@ -1,7 +1,9 @@
 import { mkdir, rename, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { FileSearchHit } from "@textide/shared";
+import { ROOT, type FileSearchHit } from "@textide/shared";
+import { PathPolicy, resolveRoots } from "@textide/shared/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFileIndex, type FileIndex } from "../server/fs/file-index.js";
 import { makeWorkspace, request, startServer, type Running, type Workspace } from "./helpers.js";
 
 interface SearchBody {
@@ -102,7 +104,7 @@ describe("GET /api/files (quick open)", () => {
     await request(srv.port, "DELETE", "/api/fs?path=moved");
     expect((await search("zebraunique")).hits).toEqual([]);
 
-    // A folder renamed in from outside the app: the watcher's addDir makes the index walk it.
+    // A folder renamed in from outside the app: the watcher reports its files as adds.
     const staged = path.join(ws.dir, "staged");
     await mkdir(path.join(staged, "inner"), { recursive: true });
     await writeFile(path.join(staged, "inner", "okapi-external.csv"), "a\n1\n");
@@ -110,11 +112,85 @@ describe("GET /api/files (quick open)", () => {
     await expect
       .poll(async () => (await search("okapiexternal")).hits.map((h) => h.path), { timeout: 10_000 })
       .toEqual(["arrived/inner/okapi-external.csv"]);
+
+    // mkdir, then a file renamed in at once (the exec runner's pattern): chokidar can miss the file, and
+    // the watcher's second listing of the new folder reports it.
+    const fresh = path.join(ws.project, "just-made");
+    await mkdir(fresh);
+    const tmp = path.join(ws.dir, "ibex-renamed.txt");
+    await writeFile(tmp, "x");
+    await rename(tmp, path.join(fresh, "ibex-renamed.txt"));
+    await expect
+      .poll(async () => (await search("ibexrenamed")).hits.map((h) => h.path), { timeout: 10_000 })
+      .toEqual(["just-made/ibex-renamed.txt"]);
+  });
+
+  it("returns the same top hits for a query that matches every file", async () => {
+    const all = await search("", 500);
+    expect(all.truncated).toBe(true);
+    const first = await search("", 20);
+    expect(first.hits).toEqual(all.hits.slice(0, 20));
   });
 
   it("rejects a bad limit with the allowed range", async () => {
     const r = await request(srv.port, "GET", "/api/files?q=a&limit=0");
     expect(r.status).toBe(400);
     expect((r.json() as { error: { message: string } }).error.message).toContain("1 to 500");
+  });
+});
+
+describe("file index", () => {
+  let index: FileIndex;
+
+  beforeAll(async () => {
+    const roots = await resolveRoots([
+      { name: ROOT.project, path: ws.outside, writable: true },
+      { name: ROOT.assets, path: ws.assets, writable: true },
+    ]);
+    index = createFileIndex(new PathPolicy(roots));
+    await index.ready;
+  });
+
+  const paths = (q: string) => index.search(q, 500).hits.map((h) => h.path);
+
+  it("removes one file of a folder on unlink and a whole folder on unlinkDir", () => {
+    for (const f of ["lynx/a.txt", "lynx/b.txt", "lynx/sub/c.txt"]) index.addFile(f);
+    index.apply({ root: ROOT.project, path: "lynx/a.txt", kind: "unlink" });
+    expect(paths("lynx").sort()).toEqual(["lynx/b.txt", "lynx/sub/c.txt"]);
+    index.apply({ root: ROOT.project, path: "lynx", kind: "unlinkDir" });
+    expect(paths("lynx")).toEqual([]);
+  });
+
+  it("treats an unlink as one file, not a folder (no scan of every path per deleted file)", () => {
+    index.addFile("gnu");
+    index.addFile("gnu/kept.txt");
+    index.apply({ root: ROOT.project, path: "gnu", kind: "unlink" });
+    expect(paths("gnu")).toEqual(["gnu/kept.txt"]);
+    index.remove("gnu");
+    expect(paths("gnu")).toEqual([]);
+  });
+
+  it("follows the unlinks of a 20,000-file folder deleted at once", () => {
+    const names = Array.from({ length: BIG }, (_, i) => `tapir/f-${i}.txt`);
+    for (const p of names) index.apply({ root: ROOT.project, path: p, kind: "add" });
+    index.addFile("tapir-sibling.txt");
+    expect(index.search("tapir", 10).truncated).toBe(true);
+    for (const p of names) index.apply({ root: ROOT.project, path: p, kind: "unlink" });
+    index.apply({ root: ROOT.project, path: "tapir", kind: "unlinkDir" });
+    expect(paths("tapir")).toEqual(["tapir-sibling.txt"]);
+  });
+
+  it("keeps the best hits in order whatever the limit", () => {
+    for (let i = 0; i < 300; i++) index.addFile(`okra/${"d/".repeat(i % 7)}okra-${i % 13}.md`);
+    const all = index.search("okra", 500).hits;
+    const sorted = [...all].sort(
+      (a, b) => b.score - a.score || a.path.length - b.path.length || (a.path < b.path ? -1 : 1),
+    );
+    expect(all).toEqual(sorted);
+    for (const limit of [1, 7, 50]) {
+      const r = index.search("okra", limit);
+      expect(r.hits).toEqual(all.slice(0, limit));
+      expect(r.truncated).toBe(true);
+    }
   });
 });

@@ -117,6 +117,21 @@ describe("file_changed", () => {
       ).toHaveLength(1);
   });
 
+  it("reports each file of a 2,000-file burst into a new folder once", async () => {
+    const { mkdir } = await import("node:fs/promises");
+    // chokidar and the rescan of the new folder both see these files; the dedup map drops the repeats.
+    const dir = path.join(ws.assets, "burst");
+    await mkdir(dir);
+    const names = Array.from({ length: 2000 }, (_, i) => `f-${i}.txt`);
+    for (let i = 0; i < names.length; i += 200)
+      await Promise.all(names.slice(i, i + 200).map((n) => writeFile(path.join(dir, n), "")));
+    const files = new Set(names.map((n) => `generated_assets/burst/${n}`));
+    const count = (e: FileChangedEvent[]) => e.filter((x) => x.kind === "add" && files.has(x.path)).length;
+    await waitFor((e) => count(e) >= files.size, 10_000);
+    await sleep(400);
+    expect(count(events)).toBe(files.size);
+  });
+
   it("reports deletions and directories", async () => {
     const { mkdir, rm } = await import("node:fs/promises");
     await mkdir(path.join(ws.assets, "run-1"));

@@ -13,7 +13,10 @@ export interface FileIndex {
   readonly ready: Promise<void>;
   /** True when the workspace has more files than the index keeps. */
   readonly capped: boolean;
-  /** Follows a watcher event; `addDir` walks the new folder, whose files the watcher may not report. */
+  /**
+   * Follows a watcher event. An `addDir` adds nothing itself: the watcher reports the new folder's files as
+   * `add`s, including those chokidar missed (it lists every new folder again shortly after its `addDir`).
+   */
   apply(event: FileChangedEvent): void;
   addFile(workspacePath: string): void;
   /** Removes a file or a folder with everything below it. */
@@ -51,12 +54,6 @@ export function createFileIndex(
     for (const key of files.keys()) if (key.startsWith(prefix)) files.delete(key);
   };
 
-  const walkFrom = async (input: string): Promise<void> => {
-    const target = await policy.resolveExisting(input);
-    if (target.stats.isDirectory()) await walk(policy, target.root, target.abs, addFile);
-    else if (target.stats.isFile()) addFile(target.display);
-  };
-
   const ready = Promise.all(
     policy.roots.map((root) => walk(policy, root, root.real, addFile).catch((err: unknown) => opts.onError?.(err))),
   ).then(() => undefined);
@@ -72,12 +69,13 @@ export function createFileIndex(
           addFile(event.path);
           break;
         case "unlink":
+          // One key, no prefix scan: deleting a folder of 20,000 files sends 20,000 of these.
+          files.delete(event.path);
+          break;
         case "unlinkDir":
           remove(event.path);
           break;
         case "addDir":
-          walkFrom(event.path).catch(() => undefined); // gone again before the walk: nothing to add
-          break;
         case "change":
           break;
       }
@@ -96,16 +94,40 @@ export function createFileIndex(
     },
     search(query, limit) {
       const q = normalizeQuery(query);
-      const hits: FileSearchHit[] = [];
+      // The best `limit` matches so far, best first: an empty query matches every file, and sorting
+      // 20,000 hits per keystroke to return 50 is wasted work.
+      const top: FileSearchHit[] = [];
+      let matched = 0;
       for (const [p, lower] of files) {
         if (q !== "" && !isSubsequence(q, lower)) continue;
         const m = fuzzyMatch(q, p, lower);
-        if (m) hits.push({ path: p, score: Math.round(m.score * 100) / 100 });
+        if (!m) continue;
+        matched++;
+        const hit = { path: p, score: Math.round(m.score * 100) / 100 };
+        if (top.length >= limit && (limit <= 0 || compareHits(hit, top[top.length - 1]!) >= 0)) continue;
+        top.splice(insertionIndex(top, hit), 0, hit);
+        if (top.length > limit) top.pop();
       }
-      hits.sort((a, b) => b.score - a.score || a.path.length - b.path.length || (a.path < b.path ? -1 : 1));
-      return { hits: hits.slice(0, limit), truncated: hits.length > limit };
+      return { hits: top, truncated: matched > limit };
     },
   };
+}
+
+/** Higher score first, then the shorter path, then by path (a total order: paths are unique). */
+function compareHits(a: FileSearchHit, b: FileSearchHit): number {
+  return b.score - a.score || a.path.length - b.path.length || (a.path < b.path ? -1 : 1);
+}
+
+/** Where `hit` goes in `sorted` (ordered by `compareHits`), by binary search. */
+function insertionIndex(sorted: readonly FileSearchHit[], hit: FileSearchHit): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareHits(sorted[mid]!, hit) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Cheap pre-filter: most paths fail here, before any scoring. */
