@@ -2,7 +2,7 @@ import { link, mkdir, open, rename, unlink } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ROOT } from "@textide/shared";
 import { atomicTempPath, fromNodeError, type PathPolicy } from "@textide/shared/node";
-import { AppError } from "../errors.js";
+import { AppError, toAppError } from "../errors.js";
 import { existsError, resolveEntry } from "../fs/entry.js";
 import type { FileIndex } from "../fs/file-index.js";
 import { sendJson } from "./respond.js";
@@ -19,28 +19,20 @@ export interface UploadDeps {
  * a client that aborts, or a body over the limit, leaves nothing behind.
  */
 export async function putUpload(deps: UploadDeps, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const input = url.searchParams.get("path");
-  if (!input) throw new AppError(400, "bad_request", "Missing `path` query parameter (the new file's workspace path).");
   const overwrite = ["1", "true"].includes(url.searchParams.get("overwrite") ?? "");
-  if (deps.policy.locate(input).root.name !== ROOT.project) {
-    throw new AppError(
-      403,
-      "forbidden",
-      `Uploads go into project_root; ${ROOT.assets}/ holds the agent's outputs. Choose a project folder for ${input}.`,
-      { headers: { connection: "close" } },
-    );
+  let target: Awaited<ReturnType<typeof resolveEntry>>;
+  try {
+    target = await checkTarget(deps, url, req, overwrite);
+  } catch (err) {
+    // Refused before the body was read: close the connection, or Node would read (and drop) the whole
+    // body to keep it alive, and an overwrite retry would send a large file twice.
+    const e = toAppError(err);
+    throw new AppError(e.status, e.code, e.message, {
+      cause: err,
+      details: { ...e.details },
+      headers: { ...e.headers, connection: "close" },
+    });
   }
-  const declared = Number(req.headers["content-length"] ?? "0");
-  if (declared > deps.maxBytes) throw tooLarge(deps.maxBytes);
-
-  const target = await resolveEntry(deps.policy, input);
-  if (target.stats?.isDirectory()) {
-    throw new AppError(400, "is_directory", `${target.display} is a folder; upload to a file path inside it.`);
-  }
-  if (target.stats?.isSymbolicLink()) {
-    throw new AppError(403, "denied", `${target.display} is a symbolic link; uploads never replace links.`);
-  }
-  if (target.stats && !overwrite) throw existsError(target.display, "Upload again with overwrite=1 to replace it.");
 
   await mkdir(target.parentAbs, { recursive: true });
   const tmp = atomicTempPath(target.abs);
@@ -83,6 +75,29 @@ async function receive(req: IncomingMessage, tmp: string, maxBytes: number): Pro
     await unlink(tmp).catch(() => undefined);
     throw err;
   }
+}
+
+async function checkTarget(deps: UploadDeps, url: URL, req: IncomingMessage, overwrite: boolean) {
+  const input = url.searchParams.get("path");
+  if (!input) throw new AppError(400, "bad_request", "Missing `path` query parameter (the new file's workspace path).");
+  if (deps.policy.locate(input).root.name !== ROOT.project) {
+    throw new AppError(
+      403,
+      "forbidden",
+      `Uploads go into project_root; ${ROOT.assets}/ holds the agent's outputs. Choose a project folder for ${input}.`,
+    );
+  }
+  const declared = Number(req.headers["content-length"] ?? "0");
+  if (declared > deps.maxBytes) throw tooLarge(deps.maxBytes);
+  const target = await resolveEntry(deps.policy, input);
+  if (target.stats?.isDirectory()) {
+    throw new AppError(400, "is_directory", `${target.display} is a folder; upload to a file path inside it.`);
+  }
+  if (target.stats?.isSymbolicLink()) {
+    throw new AppError(403, "denied", `${target.display} is a symbolic link; uploads never replace links.`);
+  }
+  if (target.stats && !overwrite) throw existsError(target.display, "Upload again with overwrite=1 to replace it.");
+  return target;
 }
 
 function tooLarge(maxBytes: number): AppError {
