@@ -113,8 +113,10 @@ async function main(): Promise<void> {
       calls,
       log: consoleLogger,
     });
-  if (mcpHttp) void mcpHttp.ready.then((url) => console.log(describeMcpHttp(url, mcpHttp.token)));
-  else console.log("MCP server over Streamable HTTP: off (MCP_HTTP_PORT=off)");
+  if (mcpHttp) {
+    const generated = config.mcpHttp?.token === undefined;
+    void mcpHttp.ready.then((url) => console.log(describeMcpHttp(url, mcpHttp.token, generated)));
+  } else console.log("MCP server over Streamable HTTP: off (MCP_HTTP_PORT=off)");
 
   const shutdown = (): void => {
     void Promise.all([app.close(), nextHandler.close(), mcpHttp?.close()]).then(() => process.exit(0));

@@ -1,6 +1,12 @@
 import { mcpCallEvent } from "@textide/shared";
 import { describe, expect, it } from "vitest";
-import { McpCallLog, parseCallLine } from "../server/mcp/call-log.js";
+import { callFromRecord, McpCallLog, parseLogRecord, type McpCallSource } from "../server/mcp/call-log.js";
+
+/** A stderr line as the web server reads it: the JSON record, then the call it describes. */
+function parseCallLine(line: string, source: McpCallSource) {
+  const record = parseLogRecord(line);
+  return record && callFromRecord(record, source);
+}
 import { childLogLevel, childStderr } from "../server/mcp/child-stderr.js";
 import type { Logger } from "../server/log.js";
 

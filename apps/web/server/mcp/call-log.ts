@@ -4,7 +4,7 @@ import { mcpCallEvent, type McpCallEvent } from "@textide/shared";
 export type McpCallSource = McpCallEvent["source"];
 
 /** How many calls `GET /api/mcp-calls` and a freshly opened console get. */
-export const CALL_LOG_SIZE = 500;
+const CALL_LOG_SIZE = 500;
 
 /** The `msg` of the MCP server's per-call pino lines (apps/mcp-fs-server/src/tools/result.ts). */
 const CALL_MESSAGES = new Set(["tool call", "tool call failed unexpectedly"]);
@@ -16,14 +16,19 @@ export type ParsedCall = Omit<McpCallEvent, "id"> & { correlationId?: string };
  * Reads one stderr line of the bundled MCP server: its per-call log line becomes an `McpCallEvent`
  * (without an id, which the log assigns); anything else (other logs, stray text) gives undefined.
  */
-export function parseCallLine(line: string, source: McpCallSource): ParsedCall | undefined {
+/** A pino JSON line as its record; undefined for anything else (a crash trace, stray text). */
+export function parseLogRecord(line: string): Record<string, unknown> | undefined {
   if (!line.startsWith("{")) return undefined;
-  let record: Record<string, unknown>;
   try {
-    record = JSON.parse(line) as Record<string, unknown>;
+    const record: unknown = JSON.parse(line);
+    return typeof record === "object" && record !== null ? (record as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The call a "tool call" log record describes; undefined for every other record. */
+export function callFromRecord(record: Record<string, unknown>, source: McpCallSource): ParsedCall | undefined {
   if (typeof record.msg !== "string" || !CALL_MESSAGES.has(record.msg)) return undefined;
   const time = typeof record.time === "number" ? new Date(record.time) : new Date();
   const parsed = mcpCallEvent.omit({ id: true }).safeParse({

@@ -1,6 +1,6 @@
 import { StringDecoder } from "node:string_decoder";
 import type { Logger } from "../log.js";
-import { parseCallLine, type McpCallLog, type McpCallSource } from "./call-log.js";
+import { callFromRecord, parseLogRecord, type McpCallLog, type McpCallSource } from "./call-log.js";
 
 /** pino's numeric levels by name. */
 const LEVELS: Record<string, number> = {
@@ -12,6 +12,8 @@ const LEVELS: Record<string, number> = {
   fatal: 60,
   silent: Number.POSITIVE_INFINITY,
 };
+
+const MAX_LINE_CHARS = 64 * 1024;
 
 /** LOG_LEVEL for a bundled MCP server child: at most `info`, so that its per-call lines are written. */
 export function childLogLevel(configured: string): string {
@@ -38,12 +40,13 @@ export function childStderr(deps: ChildStderrDeps): { write(chunk: string | Buff
   let partial = "";
   const line = (text: string): void => {
     if (text.trim() === "") return;
-    const call = parseCallLine(text, deps.source);
+    const record = parseLogRecord(text);
+    const call = record && callFromRecord(record, deps.source);
     if (call) {
       deps.calls.add(call);
       return;
     }
-    const level = pinoLevel(text);
+    const level = typeof record?.level === "number" ? record.level : undefined;
     if (level !== undefined && level < threshold) return;
     const message = `[${deps.label}] ${text}`;
     if (level === undefined || level >= LEVELS.error!) deps.log.error(message);
@@ -54,6 +57,11 @@ export function childStderr(deps: ChildStderrDeps): { write(chunk: string | Buff
     write(chunk) {
       const lines = (partial + (typeof chunk === "string" ? chunk : decoder.write(chunk))).split("\n");
       partial = lines.pop() ?? "";
+      // Text without newlines (a binary dump, a runaway print) must not grow without bound.
+      if (partial.length > MAX_LINE_CHARS) {
+        lines.push(partial);
+        partial = "";
+      }
       for (const l of lines) line(l);
     },
     end() {
@@ -62,16 +70,6 @@ export function childStderr(deps: ChildStderrDeps): { write(chunk: string | Buff
       line(rest);
     },
   };
-}
-
-function pinoLevel(text: string): number | undefined {
-  if (!text.startsWith("{")) return undefined;
-  try {
-    const level = (JSON.parse(text) as { level?: unknown }).level;
-    return typeof level === "number" ? level : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The agent runtime's settings that send its bundled MCP server's tool calls to the call log. */

@@ -34,8 +34,6 @@ export interface McpHttpChild {
   readonly token: string;
   /** Resolves with the endpoint URL once the first child listens (never rejects: failures are retried). */
   readonly ready: Promise<string>;
-  /** The endpoint URL, once known. */
-  url(): string | undefined;
   /** The current child's pid (undefined between a crash and its restart). */
   pid(): number | undefined;
   close(): Promise<void>;
@@ -56,7 +54,6 @@ export function startMcpHttpChild(opts: McpHttpChildOptions): McpHttpChild {
   const maxBackoffMs = opts.maxBackoffMs ?? 30_000;
   const stableMs = opts.stableMs ?? 10_000;
   let port = opts.port;
-  let url: string | undefined;
   let child: ChildProcess | undefined;
   let failures = 0;
   let closing = false;
@@ -111,7 +108,7 @@ export function startMcpHttpChild(opts: McpHttpChildOptions): McpHttpChild {
       createInterface({ input: proc.stdout }).on("line", (line) => {
         const m = LISTENING.exec(line);
         if (!m?.[1]) return;
-        url = m[1];
+        const url = m[1];
         port = Number(new URL(url).port);
         if (failures > 0) opts.log.info("MCP HTTP server restarted", { url, pid: proc.pid });
         resolveReady(url);
@@ -137,7 +134,6 @@ export function startMcpHttpChild(opts: McpHttpChildOptions): McpHttpChild {
   return {
     token: opts.token,
     ready,
-    url: () => url,
     pid: () => child?.pid,
     async close() {
       closing = true;
@@ -154,10 +150,12 @@ export function startMcpHttpChild(opts: McpHttpChildOptions): McpHttpChild {
 }
 
 /** The startup lines that tell a user how to connect an external client. */
-export function describeMcpHttp(url: string, token: string): string {
+export function describeMcpHttp(url: string, token: string, generated: boolean): string {
+  // A token the user configured is theirs already: it stays out of the terminal and its scrollback.
+  const shown = generated ? token : "$MCP_HTTP_TOKEN";
   return [
     `MCP server (Streamable HTTP) for external clients: ${url}`,
-    `  Bearer token: ${token}`,
-    `  Try it: npx @modelcontextprotocol/inspector --cli ${url} --transport http --header "Authorization: Bearer ${token}" --method tools/list`,
+    `  Bearer token: ${generated ? token : "the one set in MCP_HTTP_TOKEN"}`,
+    `  Try it: npx @modelcontextprotocol/inspector --cli ${url} --transport http --header "Authorization: Bearer ${shown}" --method tools/list`,
   ].join("\n");
 }
