@@ -158,9 +158,13 @@ export function useAgentChat(options: { approvals: boolean; onSettled?: () => vo
     setRunId(undefined);
   }, [showThread]);
 
+  const opening = useRef(0);
   const openThread = useCallback(
     async (id: string, active?: string) => {
+      const request = ++opening.current;
       const messages = await fetchThread(id);
+      // Threads picked in quick succession: only the last pick may fill the chat.
+      if (request !== opening.current) return;
       showThread(id);
       setItems(historyToItems(id, messages, approvals && active === undefined));
       setRunId(active);

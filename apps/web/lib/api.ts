@@ -24,7 +24,8 @@ export async function call<T>(input: string, init?: RequestInit): Promise<T> {
   return body as T;
 }
 
-const q = (path: string): string => encodeURIComponent(path);
+/** A query-string value. */
+export const q = (value: string): string => encodeURIComponent(value);
 
 export function fetchTree(path: string, depth = 1): Promise<TreeResponse> {
   return call<TreeResponse>(`/api/tree?path=${q(path)}&depth=${depth}`);

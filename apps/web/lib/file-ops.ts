@@ -1,7 +1,5 @@
 import type { FileSearchHit } from "@textide/shared";
-import { ApiError, call } from "./api";
-
-const q = (path: string): string => encodeURIComponent(path);
+import { ApiError, call, q, rawUrl } from "./api";
 
 function postJson<T>(url: string, body: unknown): Promise<T> {
   return call<T>(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -20,7 +18,7 @@ export function deleteEntry(path: string): Promise<{ path: string }> {
 }
 
 export function downloadUrl(path: string): string {
-  return `/api/raw?path=${q(path)}&download=1`;
+  return `${rawUrl(path)}&download=1`;
 }
 
 export function searchFiles(

@@ -1,3 +1,4 @@
+import { call } from "./api";
 import type { McpCallEvent } from "@textide/shared";
 
 /** As many calls as the server keeps (`GET /api/mcp-calls`). */
@@ -6,9 +7,7 @@ export const MAX_CALLS = 500;
 export type StatusFilter = "all" | "errors";
 
 export async function fetchMcpCalls(): Promise<McpCallEvent[]> {
-  const res = await fetch("/api/mcp-calls");
-  if (!res.ok) throw new Error(`GET /api/mcp-calls: HTTP ${res.status}`);
-  return ((await res.json()) as { calls: McpCallEvent[] }).calls;
+  return (await call<{ calls: McpCallEvent[] }>("/api/mcp-calls")).calls;
 }
 
 /** Appends calls not seen yet (by id), keeping the newest `MAX_CALLS`, oldest first. */

@@ -7,9 +7,9 @@ import { AppError } from "../errors.js";
 import { sendJson } from "./respond.js";
 
 /** Data rows `GET /api/table` returns; the UI says "first N rows" when a sheet has more. */
-export const MAX_TABLE_ROWS = 100_000;
+const MAX_TABLE_ROWS = 100_000;
 /** Workbooks are unzipped in memory: refuse files far beyond what a viewer needs. */
-export const MAX_WORKBOOK_BYTES = 32 * 1024 * 1024;
+const MAX_WORKBOOK_BYTES = 32 * 1024 * 1024;
 
 function cellText(value: unknown): string {
   if (value === null || value === undefined) return "";
