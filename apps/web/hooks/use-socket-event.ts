@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { getSocket } from "@/lib/socket-client";
 import type { ServerToClientEvents } from "@/lib/types";
 
@@ -39,4 +39,30 @@ export function useSocketConnected(): boolean {
     };
   }, []);
   return connected;
+}
+
+/**
+ * Like `useSocketEvent`, but hands over the events of one animation frame at once, so a burst (a checkout,
+ * an agent writing many files) costs one render per frame instead of one per event.
+ */
+export function useBatchedSocketEvent<E extends keyof ServerToClientEvents>(
+  event: E,
+  handler: (batch: Parameters<ServerToClientEvents[E]>[0][]) => void,
+): void {
+  const ref = useRef(handler);
+  useEffect(() => {
+    ref.current = handler;
+  });
+  const pending = useRef<Parameters<ServerToClientEvents[E]>[0][]>([]);
+  const flush = useCallback(() => {
+    const batch = pending.current;
+    pending.current = [];
+    ref.current(batch);
+  }, []);
+  useSocketEvent(event, ((payload: Parameters<ServerToClientEvents[E]>[0]) => {
+    if (pending.current.push(payload) > 1) return;
+    // A hidden tab gets no animation frames: apply its events on a timer instead.
+    if (document.hidden) setTimeout(flush, 50);
+    else requestAnimationFrame(flush);
+  }));
 }

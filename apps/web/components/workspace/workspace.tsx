@@ -9,7 +9,7 @@ import { Explorer } from "@/components/explorer/explorer";
 import { QuickOpen } from "@/components/palette/quick-open";
 import { useConsoleToggle } from "@/hooks/use-console-toggle";
 import { useFileTree } from "@/hooks/use-file-tree";
-import { useSocketConnected, useSocketEvent } from "@/hooks/use-socket-event";
+import { useBatchedSocketEvent, useSocketConnected, useSocketEvent } from "@/hooks/use-socket-event";
 import { iconOf } from "@/lib/file-kind";
 import { isAtOrBelow, movedPath } from "@/lib/paths";
 import { baseName, isGenerated } from "@/lib/types";
@@ -126,12 +126,16 @@ export function Workspace(): ReactNode {
     setDirty((prev) => new Set([...prev].filter((p) => !isAtOrBelow(p, path))));
   }, []);
 
-  useSocketEvent("file_changed", (e) => {
-    applyChange(e);
-    if (e.kind === "change" || e.kind === "add")
-      setTabs((prev) => prev.map((t) => (t.path === e.path ? { ...t, version: t.version + 1 } : t)));
-    // Auto-focus: a new agent output is selected in the tree and shown.
-    if (e.kind === "add" && isGenerated(e.path)) open(e.path);
+  useBatchedSocketEvent("file_changed", (batch) => {
+    const touched = new Set<string>();
+    for (const e of batch) {
+      applyChange(e);
+      if (e.kind === "change" || e.kind === "add") touched.add(e.path);
+      // Auto-focus: a new agent output is selected in the tree and shown.
+      if (e.kind === "add" && isGenerated(e.path)) open(e.path);
+    }
+    if (touched.size > 0)
+      setTabs((prev) => prev.map((t) => (touched.has(t.path) ? { ...t, version: t.version + 1 } : t)));
   });
   useSocketEvent("open_file", (e) => open(e.path, e.line));
 
