@@ -59,10 +59,10 @@ export function useBatchedSocketEvent<E extends keyof ServerToClientEvents>(
     pending.current = [];
     ref.current(batch);
   }, []);
-  useSocketEvent(event, ((payload: Parameters<ServerToClientEvents[E]>[0]) => {
+  useSocketEvent(event, (payload: Parameters<ServerToClientEvents[E]>[0]) => {
     if (pending.current.push(payload) > 1) return;
     // A hidden tab gets no animation frames: apply its events on a timer instead.
     if (document.hidden) setTimeout(flush, 50);
     else requestAnimationFrame(flush);
-  }));
+  });
 }
