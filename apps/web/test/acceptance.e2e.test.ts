@@ -6,21 +6,19 @@ import { copyFile, mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   browserSkipReason,
-  launchBrowser,
   MCP_BIN,
-  openIde,
   REPO,
   screenshot,
-  startWebProcess,
+  startIde,
   writeAtomic,
-  type IdePage,
+  type IdeRun,
   type WebProcess,
 } from "./browser-harness.js";
-import { makeWorkspace, type Workspace } from "./helpers.js";
+import type { Workspace } from "./helpers.js";
 import { css, decodedImageWidth, editorShows, ide, imageLoaded } from "./ide-selectors.js";
 
 if (browserSkipReason) console.warn(`[acceptance.e2e] skipped: ${browserSkipReason}`);
@@ -31,29 +29,24 @@ const PLANETS = "pie chart of the largest planets from planets.xlsx";
 const README_SHOT = process.env.TEXTIDE_README_SCREENSHOT === "1";
 
 describe.skipIf(browserSkipReason !== undefined)("acceptance in a real browser (offline planner)", () => {
+  let session: IdeRun;
   let ws: Workspace;
   let server: WebProcess;
-  let browser: Browser;
-  let session: IdePage;
   let page: Page;
 
   beforeAll(async () => {
-    ws = await makeWorkspace();
-    // The sample data the request needs, whatever else the workspace copy holds.
-    await copyFile(path.join(REPO, "project_root/data/planets.xlsx"), path.join(ws.project, "data/planets.xlsx"));
-    // With a token, system_open_file from the MCP server must present it: the authenticated path is tested.
-    server = await startWebProcess(ws, { TEXTIDE_IDE_TOKEN: TOKEN });
-    browser = await launchBrowser();
-    session = await openIde(browser, server.base, { viewport: { width: 1440, height: 900 }, colorScheme: "dark" });
-    page = session.page;
-    await page.waitForSelector(css.connected, { timeout: 15_000 });
+    session = await startIde({
+      // The sample data the request needs, whatever else the workspace copy holds.
+      prepare: (w) =>
+        copyFile(path.join(REPO, "project_root/data/planets.xlsx"), path.join(w.project, "data/planets.xlsx")),
+      // With a token, system_open_file from the MCP server must present it: the authenticated path is tested.
+      env: { TEXTIDE_IDE_TOKEN: TOKEN },
+      page: { viewport: { width: 1440, height: 900 }, colorScheme: "dark" },
+    });
+    ({ ws, server, page } = session);
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await ws?.remove();
-  });
+  afterAll(() => session?.close());
 
   it("charts the planets: the PNG is selected in the tree and decoded in the viewer, with tool cards in the chat", async () => {
     const ui = ide(page);

@@ -3,17 +3,9 @@
  * the chat. The offline planner makes the calls, so the whole loop is real except the model.
  */
 import { readdir } from "node:fs/promises";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  browserSkipReason,
-  launchBrowser,
-  openIde,
-  screenshot,
-  startWebProcess,
-  type WebProcess,
-} from "./browser-harness.js";
-import { makeWorkspace, type Workspace } from "./helpers.js";
+import { browserSkipReason, screenshot, startIde, type IdeRun } from "./browser-harness.js";
 import { css, ide } from "./ide-selectors.js";
 
 if (browserSkipReason) console.warn(`[approval.e2e] skipped: ${browserSkipReason}`);
@@ -21,24 +13,15 @@ if (browserSkipReason) console.warn(`[approval.e2e] skipped: ${browserSkipReason
 const PLANETS = "pie chart of the largest planets from planets.xlsx";
 
 describe.skipIf(browserSkipReason !== undefined)("approval cards in a real browser (offline planner)", () => {
-  let ws: Workspace;
-  let server: WebProcess;
-  let browser: Browser;
+  let run: IdeRun;
   let page: Page;
 
   beforeAll(async () => {
-    ws = await makeWorkspace();
-    server = await startWebProcess(ws, { TEXTIDE_APPROVE: "exec_run_js" });
-    browser = await launchBrowser();
-    page = (await openIde(browser, server.base)).page;
-    await page.waitForSelector(css.connected, { timeout: 15_000 });
+    run = await startIde({ env: { TEXTIDE_APPROVE: "exec_run_js" } });
+    page = run.page;
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await ws?.remove();
-  });
+  afterAll(() => run?.close());
 
   const send = async (text: string): Promise<void> => {
     await page.fill(css.chatInput, text);
@@ -52,7 +35,7 @@ describe.skipIf(browserSkipReason !== undefined)("approval cards in a real brows
     await card.getByRole("button", { name: "Deny" }).click();
     await expect.poll(() => card.textContent(), { timeout: 10_000 }).toContain("denied");
     await ide(page).send.waitFor({ timeout: 20_000 });
-    expect(await readdir(ws.assets)).toEqual([]);
+    expect(await readdir(run.ws.assets)).toEqual([]);
   }, 60_000);
 
   it("Approve on every card lets the run finish: the chart is written and opens", async () => {
@@ -70,6 +53,6 @@ describe.skipIf(browserSkipReason !== undefined)("approval cards in a real brows
     const png = (await link.textContent())!.trim();
     await page.waitForSelector(css.activeTab(png), { timeout: 10_000 });
     await screenshot(page, "approval-approved");
-    expect((await readdir(ws.assets)).some((f) => f.endsWith(".png"))).toBe(true);
+    expect((await readdir(run.ws.assets)).some((f) => f.endsWith(".png"))).toBe(true);
   }, 90_000);
 });

@@ -10,7 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
-import type { Workspace } from "./helpers.js";
+import { makeWorkspace, type Workspace } from "./helpers.js";
 
 export const WEB = fileURLToPath(new URL("../", import.meta.url));
 export const REPO = path.resolve(WEB, "../..");
@@ -191,6 +191,50 @@ export async function openIde(
   page.on("request", (r) => ide.requested.push(r.url()));
   await page.goto(base);
   return ide;
+}
+
+export interface IdeRun extends IdePage {
+  ws: Workspace;
+  /** The running server; a test may stop it and put a new one here (close() stops whichever is here). */
+  server: WebProcess;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/**
+ * The usual browser-test set-up: a temp workspace (changed by `prepare` first), the production server over
+ * it with `env`, and the IDE open in chromium with its socket connected.
+ */
+export async function startIde(
+  opts: { env?: Record<string, string>; prepare?: (ws: Workspace) => Promise<void>; page?: BrowserContextOptions } = {},
+): Promise<IdeRun> {
+  const ws = await makeWorkspace();
+  let server: WebProcess | undefined;
+  let browser: Browser | undefined;
+  try {
+    await opts.prepare?.(ws);
+    server = await startWebProcess(ws, opts.env);
+    browser = await launchBrowser();
+    const ide = await openIde(browser, server.base, opts.page);
+    await ide.page.waitForSelector(".conn.ok", { timeout: 15_000 });
+    const run: IdeRun = {
+      ...ide,
+      ws,
+      server,
+      browser,
+      async close() {
+        await run.browser.close();
+        await run.server.stop();
+        await ws.remove();
+      },
+    };
+    return run;
+  } catch (err) {
+    await browser?.close();
+    await server?.stop();
+    await ws.remove();
+    throw err;
+  }
 }
 
 /** Saves a screenshot under apps/web/test-results/ (gitignored) and returns its path. */

@@ -3,17 +3,9 @@
  * production server is pointed (by env, as a user would configure an OpenAI-compatible endpoint) at a
  * scripted OpenAI-compatible server in this process that asks for a sandbox call that never ends.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  browserSkipReason,
-  launchBrowser,
-  openIde,
-  screenshot,
-  startWebProcess,
-  type WebProcess,
-} from "./browser-harness.js";
-import { makeWorkspace, type Workspace } from "./helpers.js";
+import { browserSkipReason, screenshot, startIde, type IdeRun } from "./browser-harness.js";
 import { css, ide } from "./ide-selectors.js";
 
 // The agent package's fake LLM server, loaded at run time: it lives outside this app's rootDir, so a
@@ -35,35 +27,30 @@ if (browserSkipReason) console.warn(`[cancel.e2e] skipped: ${browserSkipReason}`
 const SPIN_TIMEOUT_MS = 30_000;
 
 describe.skipIf(browserSkipReason !== undefined)("Stop cancels a running request (scripted model)", () => {
-  let ws: Workspace;
   let llm: FakeLlmServer;
-  let server: WebProcess;
-  let browser: Browser;
+  let run: IdeRun;
   let page: Page;
 
   beforeAll(async () => {
-    ws = await makeWorkspace();
     llm = await startFakeLlmServer([
       { toolCalls: [{ name: "exec_run_js", args: { code: "while (true) {}", timeoutMs: SPIN_TIMEOUT_MS } }] },
       { toolCalls: [{ name: "exec_run_js", args: { code: "return 6 * 7;" } }] },
       { text: "The sandbox answered 42." },
       { toolCalls: [{ name: "exec_run_js", args: { code: "while (true) {}", timeoutMs: SPIN_TIMEOUT_MS } }] },
     ]);
-    server = await startWebProcess(ws, {
-      TEXTIDE_MODEL: "openai-compatible:scripted",
-      OPENAI_BASE_URL: llm.openaiBaseUrl,
-      OPENAI_API_KEY: "test-key-not-secret",
+    run = await startIde({
+      env: {
+        TEXTIDE_MODEL: "openai-compatible:scripted",
+        OPENAI_BASE_URL: llm.openaiBaseUrl,
+        OPENAI_API_KEY: "test-key-not-secret",
+      },
     });
-    browser = await launchBrowser();
-    page = (await openIde(browser, server.base)).page;
-    await page.waitForSelector(css.connected, { timeout: 15_000 });
+    page = run.page;
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await run?.close();
     await llm?.close();
-    await ws?.remove();
   });
 
   it("ends the run as cancelled, removes the Stop button, and the next prompt works", async () => {
@@ -93,7 +80,7 @@ describe.skipIf(browserSkipReason !== undefined)("Stop cancels a running request
       await answer.waitFor({ timeout: 20_000 });
     } catch (err) {
       await screenshot(page, "cancel-fail");
-      throw new Error(`no answer after the stop:\n${server.output()}`, { cause: err });
+      throw new Error(`no answer after the stop:\n${run.server.output()}`, { cause: err });
     }
     const states = await page.locator(css.toolCardState("exec_run_js")).allTextContents();
     expect(states).toHaveLength(2);

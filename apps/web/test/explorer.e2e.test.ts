@@ -1,54 +1,46 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Browser, JSHandle, Page } from "playwright-core";
+import type { JSHandle, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { browserSkipReason, launchBrowser, RESULTS, startWebProcess, type WebProcess } from "./browser-harness.js";
-import { makeWorkspace, type Workspace } from "./helpers.js";
+import { browserSkipReason, screenshot, startIde, type IdeRun } from "./browser-harness.js";
+import type { Workspace } from "./helpers.js";
 import { css, editorShows } from "./ide-selectors.js";
 
 const BIG = 20_000;
 
 describe.skipIf(browserSkipReason !== undefined)("explorer in a real browser", () => {
+  let run: IdeRun;
   let ws: Workspace;
-  let server: WebProcess;
-  let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[];
   const dialogs: string[] = [];
 
   beforeAll(async () => {
-    ws = await makeWorkspace();
-    const big = path.join(ws.project, "big");
-    await mkdir(big);
-    for (let i = 0; i < BIG; i += 500) {
-      await Promise.all(
-        Array.from({ length: Math.min(500, BIG - i) }, (_, k) =>
-          writeFile(path.join(big, `item-${String(i + k).padStart(5, "0")}.txt`), ""),
-        ),
-      );
-    }
-    server = await startWebProcess(ws);
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-    page.on("pageerror", (err) => pageErrors.push(err.message));
+    run = await startIde({
+      prepare: async (w) => {
+        const big = path.join(w.project, "big");
+        await mkdir(big);
+        for (let i = 0; i < BIG; i += 500) {
+          await Promise.all(
+            Array.from({ length: Math.min(500, BIG - i) }, (_, k) =>
+              writeFile(path.join(big, `item-${String(i + k).padStart(5, "0")}.txt`), ""),
+            ),
+          );
+        }
+      },
+    });
+    ({ ws, page, pageErrors } = run);
     // Delete and overwrite ask with window.confirm: accept, and remember what was asked.
     page.on("dialog", (d) => {
       dialogs.push(d.message());
       void d.accept();
     });
-    await page.goto(server.base);
-    await page.waitForSelector(".conn.ok", { timeout: 15_000 });
   }, 90_000);
 
   afterAll(async () => {
-    if (page && pageErrors.length > 0) {
-      await mkdir(RESULTS, { recursive: true });
-      await page.screenshot({ path: path.join(RESULTS, "explorer-fail.png") });
-    }
-    await browser?.close();
-    await server?.stop();
-    await ws?.remove();
+    if (run && pageErrors.length > 0) await screenshot(page, "explorer-fail");
+    await run?.close();
   });
 
   const row = (p: string): string => `.file-tree [data-path="${p}"]`;
@@ -192,8 +184,7 @@ describe.skipIf(browserSkipReason !== undefined)("explorer in a real browser", (
       await page.waitForSelector(`${row("big/item-00000.txt")}.cursor`, { timeout: 5_000 });
       expect(await page.$(row("big/item-19999.txt"))).toBeNull();
       expect(await page.$$eval(".file-tree [role=treeitem]", (els) => els.length)).toBeLessThan(200);
-      await mkdir(RESULTS, { recursive: true });
-      await page.screenshot({ path: path.join(RESULTS, "explorer-big.png") });
+      await screenshot(page, "explorer-big");
       expect(pageErrors).toEqual([]);
     },
   );

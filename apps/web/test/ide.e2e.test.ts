@@ -1,41 +1,32 @@
 import { copyFile, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   browserSkipReason,
-  launchBrowser,
-  openIde,
   screenshot,
+  startIde,
   startWebProcess,
-  type IdePage,
+  type IdeRun,
   type WebProcess,
 } from "./browser-harness.js";
-import { makeWorkspace, type Workspace } from "./helpers.js";
+import type { Workspace } from "./helpers.js";
 import { css, editorShows, ide, imageLoaded } from "./ide-selectors.js";
 
 if (browserSkipReason) console.warn(`[ide.e2e] skipped: ${browserSkipReason}`);
 
 describe.skipIf(browserSkipReason !== undefined)("IDE in a real browser", () => {
+  let session: IdeRun;
   let ws: Workspace;
   let server: WebProcess;
-  let browser: Browser;
-  let session: IdePage;
   let page: Page;
 
   beforeAll(async () => {
-    ws = await makeWorkspace();
-    server = await startWebProcess(ws);
-    browser = await launchBrowser();
-    session = await openIde(browser, server.base);
-    page = session.page;
+    session = await startIde();
+    ({ ws, server, page } = session);
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await ws?.remove();
-  });
+  afterAll(() => session?.close());
 
   it("lists the workspace; data/planets.xlsx is in the tree", async () => {
     await page.click(css.treeRow("data"));
@@ -109,7 +100,7 @@ describe.skipIf(browserSkipReason !== undefined)("IDE in a real browser", () => 
     await server.stop();
     await page.waitForSelector(css.connected, { state: "detached", timeout: 10_000 });
     await writeFile(path.join(ws.project, "added-while-offline.txt"), "hello\n");
-    server = await startWebProcess(ws, { PORT: port });
+    server = session.server = await startWebProcess(ws, { PORT: port });
     await page.waitForSelector(css.connected, { timeout: 20_000 });
     await page.waitForSelector(css.treeRow("added-while-offline.txt"), { timeout: 10_000 });
   }, 60_000);

@@ -1,17 +1,9 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  browserSkipReason,
-  launchBrowser,
-  openIde,
-  screenshot,
-  startWebProcess,
-  type WebProcess,
-} from "./browser-harness.js";
-import { makeWorkspace, sleep, type Workspace } from "./helpers.js";
-import { css } from "./ide-selectors.js";
+import { browserSkipReason, screenshot, startIde, type IdeRun, type WebProcess } from "./browser-harness.js";
+import { sleep, type Workspace } from "./helpers.js";
 
 if (browserSkipReason) console.warn(`[viewers.e2e] skipped: ${browserSkipReason}`);
 
@@ -45,32 +37,28 @@ const x = 1;
 `;
 
 describe.skipIf(browserSkipReason !== undefined)("viewers in a real browser", () => {
+  let run: IdeRun;
   let ws: Workspace;
   let server: WebProcess;
-  let browser: Browser;
   let page: Page;
   let pageErrors: string[];
   let requested: string[];
 
   beforeAll(async () => {
-    ws = await makeWorkspace();
-    await mkdir(path.join(ws.project, "charts"));
-    await writeFile(path.join(ws.project, "charts", "launches.vl.json"), JSON.stringify(SPEC, null, 2));
-    await writeFile(path.join(ws.project, "notes", "check.md"), MARKDOWN);
-    await writeFile(path.join(ws.project, "notes", "todo.txt"), "observe Jupiter\nlog the moons\n");
-    const big = Array.from({ length: 100_000 }, (_, i) => `${i},star ${i},${(i * 7919) % 100_003}`);
-    await writeFile(path.join(ws.project, "data", "stars.csv"), `id,name,score\n${big.join("\n")}\n`);
-    server = await startWebProcess(ws);
-    browser = await launchBrowser();
-    ({ page, pageErrors, requested } = await openIde(browser, server.base));
-    await page.waitForSelector(css.connected, { timeout: 15_000 });
+    run = await startIde({
+      prepare: async (w) => {
+        await mkdir(path.join(w.project, "charts"));
+        await writeFile(path.join(w.project, "charts", "launches.vl.json"), JSON.stringify(SPEC, null, 2));
+        await writeFile(path.join(w.project, "notes", "check.md"), MARKDOWN);
+        await writeFile(path.join(w.project, "notes", "todo.txt"), "observe Jupiter\nlog the moons\n");
+        const big = Array.from({ length: 100_000 }, (_, i) => `${i},star ${i},${(i * 7919) % 100_003}`);
+        await writeFile(path.join(w.project, "data", "stars.csv"), `id,name,score\n${big.join("\n")}\n`);
+      },
+    });
+    ({ ws, server, page, pageErrors, requested } = run);
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await ws?.remove();
-  });
+  afterAll(() => run?.close());
 
   const panel = (p: string): string => `.tab-panel[data-path="${p}"]`;
   const openFile = async (p: string): Promise<void> => {
