@@ -4,19 +4,12 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
+import { MODEL_ENV_KEYS } from "../../apps/web/dist/server/config.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
 
 /** Model variables that would make the server use something other than the offline planner. */
-const MODEL_ENV = [
-  "TEXTIDE_MODEL",
-  "ANTHROPIC_API_KEY",
-  "ANTHROPIC_BASE_URL",
-  "OPENAI_API_KEY",
-  "OPENAI_BASE_URL",
-  "OLLAMA_HOST",
-  "TEXTIDE_IDE_TOKEN",
-];
+const MODEL_ENV = [...MODEL_ENV_KEYS, "TEXTIDE_IDE_TOKEN"];
 
 /**
  * Starts `node apps/web/dist/server/index.js` (production, port 0) over the given roots; resolves with

@@ -48,7 +48,7 @@ const MCP_ENV_KEYS = [
 ] as const;
 
 /** Model variables the agent understands; only these are passed on. */
-const MODEL_ENV_KEYS = [
+export const MODEL_ENV_KEYS = [
   "TEXTIDE_MODEL",
   "ANTHROPIC_API_KEY",
   "ANTHROPIC_BASE_URL",

@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
+import { MODEL_ENV_KEYS } from "../server/config.js";
 import { makeWorkspace, type Workspace } from "./helpers.js";
 
 export const WEB = fileURLToPath(new URL("../", import.meta.url));
@@ -34,17 +35,7 @@ export const browserSkipReason: string | undefined = !existsSync(CHROMIUM)
  * Variables from the developer's shell that the spawned server must not see: they would pick a model, fix
  * the tokens or quieten the log lines the harness waits for.
  */
-const DROPPED_ENV = [
-  "TEXTIDE_MODEL",
-  "ANTHROPIC_API_KEY",
-  "ANTHROPIC_BASE_URL",
-  "OPENAI_API_KEY",
-  "OPENAI_BASE_URL",
-  "OLLAMA_HOST",
-  "TEXTIDE_IDE_TOKEN",
-  "MCP_HTTP_TOKEN",
-  "LOG_LEVEL",
-];
+const DROPPED_ENV = [...MODEL_ENV_KEYS, "TEXTIDE_IDE_TOKEN", "MCP_HTTP_TOKEN", "LOG_LEVEL"];
 
 export interface WebProcess {
   child: ChildProcess;
