@@ -1,5 +1,5 @@
 // Spawns an MCP server over stdio with the SDK client, the way an MCP host does.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { now } from "./timing.mjs";
@@ -86,6 +86,43 @@ export function cpuTimeMs(pid) {
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return undefined;
+  }
+}
+
+/** The pids of a live process and all its descendants (children of every thread, recursively). */
+export function processTree(pid) {
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) {
+    let tasks;
+    try {
+      tasks = readdirSync(`/proc/${out[i]}/task`);
+    } catch {
+      continue; // exited meanwhile
+    }
+    for (const tid of tasks) {
+      try {
+        const kids = readFileSync(`/proc/${out[i]}/task/${tid}/children`, "utf8").trim();
+        if (kids) out.push(...kids.split(" ").map(Number));
+      } catch {
+        // the thread ended between the listing and the read
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Waits until a server and everything it started (e.g. textide's warm sandbox runner) use less than
+ * `maxShare` of one core over `windowMs`, so steady-state rows do not measure start-up work that
+ * the spawn row already covers. Returns the wait in ms; gives up after `maxMs`.
+ */
+export async function waitForIdle(pid, { windowMs = 250, maxShare = 0.05, maxMs = 20_000 } = {}) {
+  const t0 = now();
+  const treeCpu = () => processTree(pid).reduce((sum, p) => sum + (cpuTimeMs(p) ?? 0), 0);
+  for (;;) {
+    const c0 = treeCpu();
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    if (treeCpu() - c0 <= windowMs * maxShare || now() - t0 > maxMs) return now() - t0;
   }
 }
 

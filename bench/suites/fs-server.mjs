@@ -4,7 +4,7 @@ import { readFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { execFileSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
-import { connectStdio, assertTools, cpuTimeMs, peakRssBytes } from "../lib/mcp.mjs";
+import { connectStdio, assertTools, cpuTimeMs, peakRssBytes, waitForIdle } from "../lib/mcp.mjs";
 import { textideAdapter, referenceAdapter } from "../lib/fs-adapters.mjs";
 import { ensureRipgrep } from "../lib/ripgrep.mjs";
 import { p50, p99 } from "../lib/stats.mjs";
@@ -19,10 +19,10 @@ export const description =
 
 const FULL = {
   spawns: 10,
-  warmup: 200,
-  rounds: 5,
-  seqReads: 500,
-  poolReads: 2000,
+  warmup: 500,
+  rounds: 6,
+  seqReads: 1200,
+  poolReads: 6000,
   inFlight: 16,
   lists: 20,
   searches: 10,
@@ -211,9 +211,13 @@ export async function run(ctx) {
 async function readRates(ctx, sessions, tree, n) {
   // A fixed stride spreads reads over all directories; distinct files for seq and pool.
   const file = (i) => tree.files[(i * 7919) % tree.files.length];
-  // Warm-up lets both servers' JITs settle, so the rates compare steady states; start-up
-  // cost is what the spawn row measures.
+  // The rates compare steady states: a warm-up lets both servers' JITs settle, then each server (with
+  // whatever it started, like textide's sandbox runner) must go idle. Start-up is the spawn row's job.
   for (const { a, s } of sessions) for (let i = 0; i < n.warmup; i++) await a.read(s, file(tree.files.length - 1 - i));
+  for (const { a, s } of sessions) {
+    const waited = await waitForIdle(s.pid);
+    ctx.log(`${a.label}: idle ${waited.toFixed(0)} ms after the warm-up`);
+  }
 
   const acc = new Map(sessions.map(({ a }) => [a.label, { seq: [], seqMs: 0, pool: [], poolMs: 0, cpuMs: 0 }]));
   const seqPer = n.seqReads / n.rounds;

@@ -465,6 +465,7 @@ describe("observability", () => {
       arguments: { path: "generated_assets/secret.txt", content: "TOP-SECRET-CONTENT".repeat(20) },
       _meta: { [CORRELATION_META_KEY]: "corr-123" },
     });
+    await new Promise((resolve) => setImmediate(resolve)); // the call's line leaves at the end of its turn
     const lines = c.logs.slice(before).map((l) => JSON.parse(l) as Record<string, unknown>);
     const line = lines.find((l) => l.tool === TOOL.writeFile);
     expect(line).toMatchObject({ correlationId: "corr-123", outcome: "ok" });

@@ -23,8 +23,9 @@ export async function connectInMemory(
   const ws = await makeWorkspace(opts.files, opts.copySample);
   const logs: string[] = [];
   const sink = new Writable({
+    // The logger hands over a turn's lines in one write.
     write(chunk, _enc, cb) {
-      logs.push(String(chunk));
+      logs.push(...String(chunk).split("\n").filter(Boolean));
       cb();
     },
   });

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { closeSync, fstatSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, writeFile } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
@@ -194,6 +195,25 @@ describe("isInside", () => {
     ["/", "/etc", true, "anything below the file-system root"],
   ])("isInside(%j, %j) is %s (%s)", (parent, child, expected) => {
     expect(isInside(parent, child)).toBe(expected);
+  });
+
+  it("agrees with the path.relative definition on every combination of awkward segments", () => {
+    const byRelative = (parent: string, child: string) => {
+      const rel = path.relative(parent, child);
+      return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+    };
+    const segments = ["a", "root", "root2", "roo", "..", ".", ".x", "", "..y"];
+    const paths = ["/"];
+    for (const x of segments)
+      for (const y of segments) paths.push(`/${x}`, `/${x}/${y}`, `/a/${x}/${y}`, `/a/root/${x}/${y}/`);
+    let compared = 0;
+    for (const parent of paths) {
+      for (const child of paths) {
+        expect([parent, child, isInside(parent, child)]).toEqual([parent, child, byRelative(parent, child)]);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(40_000);
   });
 });
 
@@ -680,5 +700,88 @@ describe("root configuration", () => {
     expect(() => new PathPolicy([{ name: ROOT.assets, configured: A, real: A, writable: true }])).toThrow(
       /project_root/,
     );
+  });
+});
+
+describe("openExisting: the descriptor-checked read path agrees with resolveExisting", () => {
+  const inputs = (): string[] => [
+    "README.md",
+    ".",
+    "data",
+    "data/planets.csv",
+    "data/nested/deep.txt",
+    UNICODE_FILE,
+    NFC_CAFE,
+    NFD_CAFE,
+    EMOJI_FILE,
+    TRAILING_SPACE_FILE,
+    "%2e%2e/x.txt",
+    "generated_assets",
+    "generated_assets/x.png",
+    path.join(P, "README.md"),
+    "link-file-in",
+    "link-dir-in",
+    "link-dir-in/planets.csv",
+    "link-file-out",
+    "link-dir-out",
+    "link-dir-out/secret.txt",
+    "link-to-p2/secret.txt",
+    "link-to-assets/x.png",
+    "link-dev-null",
+    "dangling",
+    "dangling-dir/x.txt",
+    "loop-a",
+    "self-loop",
+    "loop-a/x.txt",
+    "fifo",
+    "link-to-fifo",
+    "sock",
+    ...(haveDevice ? ["chardev"] : []),
+    "missing.txt",
+    "README.md/x",
+    "../outside/secret.txt",
+    "/etc/passwd",
+    "~/x",
+    "a\0b",
+  ];
+
+  it("accepts and refuses exactly the same paths, with the same error codes", async () => {
+    for (const input of inputs()) {
+      const expected = await policy.resolveExisting(input).then(
+        (r) => ({ ok: true as const, abs: r.abs, display: r.display, root: r.root.name, dir: r.stats.isDirectory() }),
+        (e: unknown) => ({ ok: false as const, code: isFsError(e) ? e.code : String(e) }),
+      );
+      // A FIFO must be refused at once: failure() would time out if opening it waited for a writer.
+      const actual = await policy.openExisting(input).then(
+        (o) => {
+          try {
+            return { ok: true as const, abs: o.abs, display: o.display, root: o.root.name, dir: o.stats.isDirectory() };
+          } finally {
+            closeSync(o.fd);
+          }
+        },
+        (e: unknown) => ({ ok: false as const, code: isFsError(e) ? e.code : String(e) }),
+      );
+      expect({ input, ...actual }).toEqual({ input, ...expected });
+    }
+  });
+
+  it("returns the descriptor of the file it checked, with its stats", async () => {
+    for (const input of ["README.md", "link-file-in", "link-dir-in/planets.csv", EMOJI_FILE]) {
+      const o = await policy.openExisting(input);
+      try {
+        expect(fstatSync(o.fd, { bigint: true }).ino).toBe(o.stats.ino);
+        expect(readFileSync(o.fd, "utf8")).toBe(await readFile(o.abs, "utf8"));
+      } finally {
+        closeSync(o.fd);
+      }
+    }
+  });
+
+  it("refuses a file below a root configured through a symlink only when it leaves that root", async () => {
+    const o = await linkedPolicy.openExisting(path.join(base, "project_link", "data", "planets.csv"));
+    closeSync(o.fd);
+    expect(o.abs).toBe(path.join(P, "data", "planets.csv"));
+    expect((await failure(linkedPolicy.openExisting("link-dir-out/secret.txt"))).code).toBe("outside_root");
   });
 });

@@ -1,4 +1,15 @@
-import { lstatSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+  type BigIntStats,
+  type Stats,
+} from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { ROOT, type RootName } from "../tool-names.js";
@@ -28,10 +39,49 @@ export interface ResolvedPath {
   stats: Stats | undefined;
 }
 
+/** An existing file or directory opened for reading: `fd` is the checked inode itself; the caller closes it. */
+export interface OpenedPath extends Omit<ResolvedPath, "stats"> {
+  fd: number;
+  stats: BigIntStats;
+}
+
+// O_NOFOLLOW: a symlink as the last component takes the checked slow path. O_NONBLOCK: opening a
+// FIFO must not wait for a writer before fstat can refuse it.
+const OPEN_CHECKED = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
 /** True when `child` is `parent` or lies below it, with a separator boundary (`/a/root2` is not in `/a/root`). */
 export function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+  const rel = relativeBelow(parent, child);
+  if (rel !== undefined) return true;
+  if (isPlainAbsolute(parent) && isPlainAbsolute(child)) return false;
+  const r = path.relative(parent, child);
+  return r === "" || (r !== ".." && !r.startsWith(`..${path.sep}`) && !path.isAbsolute(r));
+}
+
+/**
+ * A POSIX absolute path with no `.`/`..` segment (nor any name starting with a dot), no doubled and
+ * no trailing separator: `path.resolve` would return it unchanged, so prefix tests on it are exact.
+ * The policy runs on every call and `path.relative` resolves both sides each time; this is the
+ * common case (realpaths and joined candidates) answered without it.
+ */
+function isPlainAbsolute(p: string): boolean {
+  return (
+    path.sep === "/" &&
+    p.charCodeAt(0) === 47 &&
+    !p.includes("//") &&
+    !p.includes("/.") &&
+    (p.length === 1 || p.charCodeAt(p.length - 1) !== 47)
+  );
+}
+
+/** `child` relative to `parent` ("" for the same path) when both are plain and child lies inside; else undefined. */
+function relativeBelow(parent: string, child: string): string | undefined {
+  if (!isPlainAbsolute(parent) || !isPlainAbsolute(child)) return undefined;
+  if (child === parent) return "";
+  if (parent === "/") return child.slice(1);
+  return child.length > parent.length && child.charCodeAt(parent.length) === 47 && child.startsWith(parent)
+    ? child.slice(parent.length + 1)
+    : undefined;
 }
 
 /** Resolves roots with `realpath`; fails fast with a message naming the missing directory. */
@@ -77,7 +127,7 @@ export class PathPolicy {
 
   /** Display path of an absolute path inside `root` (POSIX separators, root prefix for assets). */
   display(root: Root, abs: string): string {
-    const rel = path.relative(root.real, abs).split(path.sep).join("/");
+    const rel = relativeBelow(root.real, abs) ?? path.relative(root.real, abs).split(path.sep).join("/");
     if (root.name === ROOT.project) return rel === "" ? "." : rel;
     return rel === "" ? root.name : `${root.name}/${rel}`;
   }
@@ -196,6 +246,47 @@ export class PathPolicy {
     return resolved as ResolvedPath & { stats: Stats };
   }
 
+  /**
+   * Opens an existing file or directory for reading and checks the inode it opened: the kernel's
+   * name for the descriptor (`/proc/self/fd/N`) must lie inside the root. Compared with `resolve` and
+   * a later `open`, nothing can swap a path component for a symlink between the check and the read,
+   * and it costs three system calls instead of an lstat and a realpath per component. Symlinks as
+   * the last component, errors and systems without /proc take `resolveExisting`'s checks first.
+   */
+  async openExisting(input: string): Promise<OpenedPath> {
+    const { root, candidate } = this.locate(input);
+    let fd: number;
+    try {
+      fd = openSync(candidate, OPEN_CHECKED);
+    } catch {
+      // Missing, a symlink, not permitted: resolveExisting throws the precise error or follows the link.
+      const resolved = await this.resolveExisting(input);
+      fd = tryFs(() => openSync(resolved.abs, OPEN_CHECKED), resolved.display);
+    }
+    try {
+      const stats = fstatSync(fd, { bigint: true });
+      const real = this.openedPath(fd, candidate, root, input);
+      const display = this.display(root, candidate);
+      assertRegularOrDir(stats, display);
+      return { fd, root, abs: real, display, stats };
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+  }
+
+  /** The real path of an open descriptor, refused unless it lies inside `root`. */
+  private openedPath(fd: number, candidate: string, root: Root, input: string): string {
+    let real: string;
+    try {
+      real = readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      real = tryFs(() => realpathSync.native(candidate), this.display(root, candidate));
+    }
+    if (!isInside(root.real, real)) throw this.outside(input, true);
+    return real;
+  }
+
   private nearestExistingAncestor(candidate: string, root: Root): string {
     let dir = path.dirname(candidate);
     while (isInside(root.real, dir) && dir !== root.real) {
@@ -236,7 +327,7 @@ function tryFs<T>(fn: () => T, display: string): T {
   }
 }
 
-function assertRegularOrDir(s: Stats, display: string): void {
+function assertRegularOrDir(s: Stats | BigIntStats, display: string): void {
   if (s.isFile() || s.isDirectory()) return;
   throw new FsError(
     "denied",
