@@ -214,10 +214,16 @@ async function readRates(ctx, sessions, tree, n) {
   // The rates compare steady states: a warm-up lets both servers' JITs settle, then each server (with
   // whatever it started, like textide's sandbox runner) must go idle. Start-up is the spawn row's job.
   for (const { a, s } of sessions) for (let i = 0; i < n.warmup; i++) await a.read(s, file(tree.files.length - 1 - i));
+  const idleMs = {};
   for (const { a, s } of sessions) {
-    const waited = await waitForIdle(s.pid);
-    ctx.log(`${a.label}: idle ${waited.toFixed(0)} ms after the warm-up`);
+    idleMs[a.label] = await waitForIdle(s.pid);
+    ctx.log(`${a.label}: idle ${idleMs[a.label].toFixed(0)} ms after the warm-up`);
   }
+  ctx.note(
+    `Read rates are steady state: after ${n.warmup} warm-up reads, each server with every process it started ` +
+      `had to use under 5 % of a core for 250 ms (waited: ${sessions.map(({ a }) => `${a.label} ${idleMs[a.label].toFixed(0)} ms`).join(", ")}); ` +
+      `then ${n.rounds} rounds alternating the servers and which goes first.`,
+  );
 
   const acc = new Map(sessions.map(({ a }) => [a.label, { seq: [], seqMs: 0, pool: [], poolMs: 0, cpuMs: 0 }]));
   const seqPer = n.seqReads / n.rounds;
