@@ -436,6 +436,17 @@ describe("system_open_file", () => {
 });
 
 describe("resources", () => {
+  it("lists the same capped set of files every time, shallower folders first", async () => {
+    const lists: string[][] = [];
+    for (let i = 0; i < 3; i++) lists.push((await c.client.listResources()).resources.map((r) => r.uri));
+    expect(lists[1]).toEqual(lists[0]);
+    expect(lists[2]).toEqual(lists[0]);
+    const files = lists[0]!.filter((u) => !u.endsWith("/"));
+    expect(files).toHaveLength(1000);
+    // data/ sorts before dir-with-1200/, whose 1,200 files would otherwise crowd the sample out.
+    expect(files).toContain("textide://project_root/data/planets.xlsx");
+  });
+
   it("exposes both roots and reads files through the template", async () => {
     const { resources } = await c.client.listResources();
     const uris = resources.map((r) => r.uri);

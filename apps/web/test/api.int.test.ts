@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -202,9 +203,20 @@ describe("PUT /api/file", () => {
   });
 
   it("does not read through a symlink that leaves the roots", async () => {
-    const r = await get(`/api/file?path=${q("link-out/secret.txt")}`);
-    expect(r.status).toBe(403);
-    expect(r.body.toString()).not.toContain("top secret");
+    for (const route of ["/api/file", "/api/raw"]) {
+      const r = await get(`${route}?path=${q("link-out/secret.txt")}`);
+      expect(r.status).toBe(403);
+      expect(r.body.toString()).not.toContain("top secret");
+    }
+  });
+
+  it("refuses a FIFO at once instead of waiting for a writer", async () => {
+    execFileSync("mkfifo", [path.join(ws.project, "pipe")]);
+    for (const route of ["/api/file", "/api/raw"]) {
+      const r = await get(`${route}?path=pipe`);
+      expect(r.status).toBe(403);
+      expect((r.json() as ErrorBody).error.code).toBe("denied");
+    }
   });
 
   it("rejects bad bodies and oversized content", async () => {

@@ -20,6 +20,11 @@ export interface WalkOptions {
   skipDirs: ReadonlySet<string>;
   maxDepth?: number;
   concurrency?: number;
+  /**
+   * Visit in a stable order: one directory at a time, entries by name, shallower first. For walks that
+   * stop early, so the same tree always yields the same first entries.
+   */
+  ordered?: boolean;
 }
 
 /**
@@ -34,13 +39,14 @@ export async function walk(
 ): Promise<number> {
   const visited = new Set<string>([startReal]);
   const queue: { dir: string; depth: number }[] = [{ dir: startReal, depth: 1 }];
-  const concurrency = opts.concurrency ?? 8;
+  const concurrency = opts.ordered ? 1 : (opts.concurrency ?? 8);
   let seen = 0;
   let stopped = false;
 
   const handleDir = async (dir: string, depth: number): Promise<void> => {
     // Unreadable directories are skipped, as `rg` does.
     const dirents = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    if (opts.ordered) dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const descend = opts.maxDepth === undefined || depth < opts.maxDepth;
     for (const d of dirents) {
       if (stopped) return;

@@ -66,7 +66,9 @@ export function registerRootResources(server: McpServer, policy: PathPolicy): vo
 
 async function listFiles(root: Root): Promise<{ rel: string }[]> {
   const out: { rel: string }[] = [];
-  await walk(root.real, { rootReal: root.real, skipDirs: new Set([".git", "node_modules"]) }, (e) => {
+  // Ordered: the list stops at MAX_LISTED, and must not depend on which directory read finished first.
+  const opts = { rootReal: root.real, skipDirs: new Set([".git", "node_modules"]), ordered: true };
+  await walk(root.real, opts, (e) => {
     if (e.type === "file" || e.targetType === "file")
       out.push({
         rel: entryPath(e)

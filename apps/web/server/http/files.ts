@@ -1,13 +1,17 @@
-import { mkdir, open } from "node:fs/promises";
+import { closeSync, createReadStream, readFile } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
+import { promisify } from "node:util";
 import { type PathPolicy, atomicWrite, etagFromStats, etagOf } from "@textide/shared/node";
 import { z } from "zod";
 import { AppError } from "../errors.js";
 import { detectTextEncoding, hasUtf8Bom, isKnownBinaryMime, mimeOf } from "../fs/mime.js";
 import { listTree } from "../fs/tree.js";
 import { readJsonBody, sendJson } from "./respond.js";
+
+const readFd = promisify(readFile) as (fd: number) => Promise<Buffer>;
 
 /** Largest file `GET /api/file` returns and `PUT /api/file` accepts. */
 export const MAX_TEXT_BYTES = 5 * 1024 * 1024;
@@ -50,28 +54,25 @@ export async function getTree(deps: FileRouteDeps, url: URL, res: ServerResponse
 }
 
 export async function getFile(deps: FileRouteDeps, url: URL, res: ServerResponse): Promise<void> {
-  const target = await deps.policy.resolveExisting(queryPath(url, true));
-  if (!target.stats.isFile()) throw notAFile(target.display);
+  // The policy opens the file and checks that descriptor: the etag and the bytes come from the inode checked.
+  const target = await deps.policy.openExisting(queryPath(url, true));
   const mime = mimeOf(target.abs);
-  const handle = await open(target.abs, "r");
   let bytes: Buffer;
-  let etag: string;
   try {
-    // Stat and read the same open file, so the etag describes exactly the returned content.
-    const s = await handle.stat({ bigint: true });
-    if (s.size > BigInt(MAX_TEXT_BYTES)) {
+    if (!target.stats.isFile()) throw notAFile(target.display);
+    if (target.stats.size > BigInt(MAX_TEXT_BYTES)) {
       throw new AppError(
         413,
         "too_large",
-        `${target.display} is ${s.size} bytes; the editor opens text files up to ${MAX_TEXT_BYTES} bytes. Use /api/raw?path=… to download it.`,
+        `${target.display} is ${target.stats.size} bytes; the editor opens text files up to ${MAX_TEXT_BYTES} bytes. Use /api/raw?path=… to download it.`,
       );
     }
     if (isKnownBinaryMime(mime)) throw binary(target.display, mime);
-    bytes = await handle.readFile();
-    etag = etagFromStats(s);
+    bytes = await readFd(target.fd);
   } finally {
-    await handle.close();
+    closeSync(target.fd);
   }
+  const etag = etagFromStats(target.stats);
   const encoding = detectTextEncoding(bytes);
   if (encoding === undefined) throw binary(target.display, mime);
   const content =
@@ -122,17 +123,13 @@ export async function putFile(deps: FileRouteDeps, url: URL, req: IncomingMessag
 }
 
 export async function getRaw(deps: FileRouteDeps, url: URL, res: ServerResponse): Promise<void> {
-  const target = await deps.policy.resolveExisting(queryPath(url, true));
-  if (!target.stats.isFile()) throw notAFile(target.display);
-  const mime = mimeOf(target.abs);
-  const handle = await open(target.abs, "r");
-  let size: number;
-  try {
-    size = (await handle.stat()).size;
-  } catch (err) {
-    await handle.close();
-    throw err;
+  const target = await deps.policy.openExisting(queryPath(url, true));
+  if (!target.stats.isFile()) {
+    closeSync(target.fd);
+    throw notAFile(target.display);
   }
+  const mime = mimeOf(target.abs);
+  const size = Number(target.stats.size);
   const download = url.searchParams.get("download") === "1";
   const csp = mime === "image/svg+xml" ? "sandbox; default-src 'none'; style-src 'unsafe-inline'" : "sandbox";
   res.writeHead(200, {
@@ -146,12 +143,12 @@ export async function getRaw(deps: FileRouteDeps, url: URL, res: ServerResponse)
       : {}),
   });
   if (size === 0) {
-    await handle.close();
+    closeSync(target.fd);
     res.end();
     return;
   }
-  // The stream owns the handle and closes it; Content-Length was fixed from the same open file.
-  await pipeline(handle.createReadStream({ start: 0, end: size - 1 }), res).catch(() => {
+  // The stream owns the descriptor and closes it; Content-Length was fixed from the same open file.
+  await pipeline(createReadStream("", { fd: target.fd, start: 0, end: size - 1 }), res).catch(() => {
     res.destroy();
   });
 }
