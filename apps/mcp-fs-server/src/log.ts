@@ -39,13 +39,16 @@ export class TurnBatchedDestination {
     return true;
   }
 
-  flush(): void {
+  /** Writes what is pending now; pino's `logger.flush(cb)` lands here with its callback. */
+  flush(done?: (err?: Error) => void): void {
     this.scheduled = false;
     unflushed.delete(this);
-    if (this.pending.length === 0) return;
-    const text = this.pending.join("");
-    this.pending = [];
-    this.out.write(text);
+    if (this.pending.length > 0) {
+      const text = this.pending.join("");
+      this.pending = [];
+      this.out.write(text);
+    }
+    done?.();
   }
 }
 

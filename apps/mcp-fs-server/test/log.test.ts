@@ -42,6 +42,17 @@ describe("call log destination", () => {
     expect(writes[0]!.split("\n").filter(Boolean)).toHaveLength(2);
   });
 
+  it("writes pending lines on logger.flush and then calls its callback", () => {
+    const { writes, stream } = recorder();
+    const log = createLogger("info", stream);
+    log.info({ tool: "a" }, "tool call");
+    let called = false;
+    log.flush(() => {
+      called = writes.length === 1;
+    });
+    expect(called).toBe(true);
+  });
+
   it("writes pending lines when the process exits before the turn ends", () => {
     const logModule = pathToFileURL(path.join(path.dirname(SERVER_BIN), "log.js")).href;
     const script = [
