@@ -1,22 +1,59 @@
+import { Readable, type Writable } from "node:stream";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type { FsServer } from "../server.js";
+import { describeBytes, MAX_MESSAGE_BYTES, messageTooLargeText } from "./limits.js";
+import { LineFramer, type OversizedLine } from "./line-framer.js";
+import { recoverRequestId } from "./request-id.js";
+
+export interface StdioStreams {
+  stdin?: Readable;
+  stdout?: Writable;
+  /** Longest line read, newline excluded (default {@link MAX_MESSAGE_BYTES}). */
+  maxMessageBytes?: number;
+}
 
 /**
- * The SDK's stdio transport reports a line that is JSON but not JSON-RPC to `onerror` and drops
- * it; JSON-RPC asks for an error response (id null), so the client learns why nothing came back.
- * (Lines that are not JSON at all are skipped by the SDK on purpose, to tolerate stray output.)
- * Everything else is delegated unchanged.
+ * The SDK's stdio transport with two gaps closed. A line longer than the limit is answered with a
+ * JSON-RPC error (its id when the line's ends show it, else null) and skipped: the SDK's own buffer
+ * limit instead closes the transport while the process keeps running, deaf. A line that is JSON
+ * but not JSON-RPC is answered with -32600 (id null); the SDK only reports it to `onerror`. Lines
+ * that are not JSON at all are still skipped by the SDK on purpose, to tolerate stray output.
  */
 export class AnsweringStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
 
-  constructor(private readonly inner: Transport = new StdioServerTransport()) {}
+  private readonly stdin: Readable;
+  private readonly maxMessageBytes: number;
+  /** What the SDK reads: stdin cut into whole lines within the limit. */
+  private readonly framed = new Readable({ read() {} });
+  private readonly framer: LineFramer;
+  private readonly inner: StdioServerTransport;
+  private ended = false;
+
+  constructor(streams: StdioStreams = {}) {
+    this.stdin = streams.stdin ?? process.stdin;
+    this.maxMessageBytes = streams.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    // The framer enforces the limit per line, so the SDK's buffer limit (which counts everything
+    // buffered, and closes the transport when crossed) must never trigger.
+    this.inner = new StdioServerTransport(this.framed, streams.stdout ?? process.stdout, {
+      maxBufferSize: Number.POSITIVE_INFINITY,
+    });
+    this.framer = new LineFramer(this.maxMessageBytes, {
+      lines: (batch) => {
+        if (!this.ended) this.framed.push(batch);
+      },
+      oversized: (line) => this.refuse(line),
+    });
+  }
 
   async start(): Promise<void> {
-    this.inner.onclose = () => this.onclose?.();
+    this.inner.onclose = () => {
+      this.detach();
+      this.onclose?.();
+    };
     this.inner.onmessage = (m) => this.onmessage?.(m);
     this.inner.onerror = (error) => {
       const reply = parseFailureReply(error);
@@ -24,14 +61,48 @@ export class AnsweringStdioTransport implements Transport {
       this.onerror?.(error);
     };
     await this.inner.start();
+    this.stdin.on("data", this.onData);
+    this.stdin.on("end", this.onEnd);
+    this.stdin.on("error", this.onStdinError);
+    if (this.stdin.readableEnded) this.onEnd();
   }
 
   send(message: JSONRPCMessage): Promise<void> {
     return this.inner.send(message);
   }
 
-  close(): Promise<void> {
-    return this.inner.close();
+  async close(): Promise<void> {
+    this.detach();
+    await this.inner.close();
+  }
+
+  private readonly onData = (chunk: Buffer | string) => {
+    this.framer.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+  };
+
+  private readonly onEnd = () => {
+    if (this.ended) return;
+    this.ended = true;
+    this.framed.push(null);
+  };
+
+  private readonly onStdinError = (error: Error) => this.framed.destroy(error);
+
+  private detach(): void {
+    this.stdin.off("data", this.onData);
+    this.stdin.off("end", this.onEnd);
+    this.stdin.off("error", this.onStdinError);
+  }
+
+  private refuse(line: OversizedLine): void {
+    const size = `the line is ${describeBytes(line.bytes)}`;
+    this.onerror?.(new Error(`skipped a stdin line over ${this.maxMessageBytes} bytes (${size})`));
+    const reply = {
+      jsonrpc: "2.0",
+      id: recoverRequestId(line) ?? null,
+      error: { code: -32000, message: messageTooLargeText(size, this.maxMessageBytes) },
+    } as unknown as JSONRPCMessage;
+    void this.inner.send(reply).catch(() => undefined);
   }
 }
 
