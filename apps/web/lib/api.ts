@@ -51,8 +51,9 @@ export function saveFile(path: string, content: string, expectedEtag: string | u
   });
 }
 
-export function rawUrl(path: string, version?: number): string {
-  return `/api/raw?path=${q(path)}${version ? `&v=${version}` : ""}`;
+/** `/api/raw` for `path`; `cacheKey` makes the URL unique (the browser reuses decoded images by URL). */
+export function rawUrl(path: string, cacheKey?: string): string {
+  return `/api/raw?path=${q(path)}${cacheKey ? `&v=${q(cacheKey)}` : ""}`;
 }
 
 export interface ModelInfo {

@@ -5,9 +5,14 @@ import { rawUrl } from "@/lib/api";
 
 const STEPS = [0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4, 8];
 
-/** Images straight from `/api/raw`, with zoom; `version` busts the cache when the file changes. */
+/**
+ * Images straight from `/api/raw`, with zoom. The URL is unique per mount and `version` (bumped when the
+ * file changes): a browser reuses an image it already decoded for the same URL, whatever the cache headers
+ * say, so a tab reopened on a re-rendered chart would otherwise show the old pixels.
+ */
 export function ImageViewer({ path, version }: { path: string; version: number }): ReactNode {
   const [zoom, setZoom] = useState<number | "fit">("fit");
+  const [mount] = useState(() => Date.now().toString(36) + Math.random().toString(36).slice(2, 6));
   const current = zoom === "fit" ? 1 : zoom;
   const step = (dir: 1 | -1): void => {
     const i = STEPS.findIndex((s) => s >= current);
@@ -33,7 +38,7 @@ export function ImageViewer({ path, version }: { path: string; version: number }
       </div>
       <div className="image-stage">
         <img
-          src={rawUrl(path, version)}
+          src={rawUrl(path, `${mount}.${version}`)}
           alt={path}
           className={zoom === "fit" ? "fit" : undefined}
           style={zoom === "fit" ? undefined : { zoom }}

@@ -138,6 +138,14 @@ export function Workspace(): ReactNode {
       setTabs((prev) => prev.map((t) => (touched.has(t.path) ? { ...t, version: t.version + 1 } : t)));
   });
   useSocketEvent("open_file", (e) => open(e.path, e.line));
+  // Every output of an agent run (new or rewritten, whichever window asked) opens and is selected; an
+  // open tab of a rewritten file reloads. The watcher's event kind cannot tell: a rewrite is a "change".
+  useSocketEvent("agent/event", (e) => {
+    if (e.type !== "tool_end" || e.outputs.length === 0) return;
+    const outputs = new Set(e.outputs);
+    setTabs((prev) => prev.map((t) => (outputs.has(t.path) ? { ...t, version: t.version + 1 } : t)));
+    for (const p of e.outputs) open(p);
+  });
 
   return (
     <div className="workspace">

@@ -1,0 +1,130 @@
+/**
+ * The IDE as a new user meets it (issue 10): agent outputs that already exist, links in answers, messages
+ * meant for users, and the editor's edge cases, in a real browser against the production build with the
+ * offline planner.
+ */
+import { copyFile } from "node:fs/promises";
+import path from "node:path";
+import { crc32, deflateSync } from "node:zlib";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  browserSkipReason,
+  openIde,
+  REPO,
+  screenshot,
+  startIde,
+  writeAtomic,
+  type IdePage,
+  type IdeRun,
+} from "./browser-harness.js";
+import { css, decodedImageWidth, ide, imageLoaded } from "./ide-selectors.js";
+
+if (browserSkipReason) console.warn(`[new-user.e2e] skipped: ${browserSkipReason}`);
+
+const PLANETS = "pie chart of the largest planets from planets.xlsx";
+
+/** A valid RGB PNG of `width` × 8 pixels, all one colour. */
+export function solidPng(width: number, rgb: [number, number, number] = [200, 60, 40]): Buffer {
+  const chunk = (type: string, data: Buffer): Buffer => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const height = 8;
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // RGB
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
+  const raw = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(raw)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.fill(css.chatInput, text);
+  await page.press(css.chatInput, "Enter");
+}
+
+/** Waits until the run in `page` has ended (the Send button is back). */
+async function runEnded(page: Page): Promise<void> {
+  await ide(page).send.waitFor({ timeout: 60_000 });
+}
+
+async function closeTab(page: Page, p: string): Promise<void> {
+  await page.click(`${css.tab(p)} .tab-close`);
+  await page.waitForSelector(css.tab(p), { state: "detached", timeout: 5_000 });
+}
+
+describe.skipIf(browserSkipReason !== undefined)("the IDE as a new user meets it", () => {
+  let run: IdeRun;
+  let page: Page;
+  let other: IdePage | undefined;
+
+  beforeAll(async () => {
+    run = await startIde({
+      prepare: (w) =>
+        copyFile(path.join(REPO, "project_root/data/planets.xlsx"), path.join(w.project, "data/planets.xlsx")),
+    });
+    page = run.page;
+  }, 60_000);
+
+  afterAll(async () => {
+    if (run && run.pageErrors.length > 0) await screenshot(page, "new-user-fail");
+    await other?.page.context().close();
+    await run?.close();
+  });
+
+  it("a chart whose file already exists opens again, in the window that asked and in every other", async () => {
+    await send(page, PLANETS);
+    const link = page.locator(css.outputLink, { hasText: /^generated_assets\/.+\.png$/ }).first();
+    await link.waitFor({ timeout: 60_000 });
+    const png = (await link.textContent())!.trim();
+    await page.waitForSelector(css.activeTab(png), { timeout: 10_000 });
+    await runEnded(page);
+    await closeTab(page, png);
+
+    // A second window opened after the file exists; the first asks again in a new thread.
+    other = await openIde(run.browser, run.server.base);
+    await other.page.waitForSelector(css.connected, { timeout: 15_000 });
+    await page.getByRole("button", { name: "New thread" }).click();
+    await send(page, PLANETS);
+    await runEnded(page);
+    expect(await page.locator(css.assistantMessage).last().textContent()).toContain(`Created ${png}`);
+
+    for (const p of [page, other.page]) {
+      await p.waitForSelector(css.activeTab(png), { timeout: 10_000 });
+      await p.waitForSelector(css.selectedTreeRow(png), { timeout: 10_000 });
+      await p.waitForFunction(imageLoaded(png), undefined, { timeout: 10_000 });
+    }
+    expect(run.pageErrors).toEqual([]);
+  }, 120_000);
+
+  it("a rewritten image shows its new pixels, in an open tab and in a tab opened again", async () => {
+    const p = "generated_assets/pixels.png";
+    const file = path.join(run.ws.assets, "pixels.png");
+    await writeAtomic(file, solidPng(40));
+    await page.waitForSelector(css.activeTab(p), { timeout: 10_000 });
+    await expect.poll(() => page.evaluate(decodedImageWidth(p)), { timeout: 10_000 }).toBe(40);
+
+    // Rewritten while its tab is open.
+    await writeAtomic(file, solidPng(60));
+    await expect.poll(() => page.evaluate(decodedImageWidth(p)), { timeout: 10_000 }).toBe(60);
+
+    // Rewritten while its tab is closed, then opened again from the tree.
+    await closeTab(page, p);
+    await writeAtomic(file, solidPng(80));
+    await page.click(css.treeRow(p));
+    await page.waitForSelector(css.activeTab(p), { timeout: 10_000 });
+    await expect.poll(() => page.evaluate(decodedImageWidth(p)), { timeout: 10_000 }).toBe(80);
+  }, 60_000);
+});
