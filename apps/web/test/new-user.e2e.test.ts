@@ -127,4 +127,25 @@ describe.skipIf(browserSkipReason !== undefined)("the IDE as a new user meets it
     await page.waitForSelector(css.activeTab(p), { timeout: 10_000 });
     await expect.poll(() => page.evaluate(decodedImageWidth(p)), { timeout: 10_000 }).toBe(80);
   }, 60_000);
+
+  it("answers are rendered Markdown: tables, emphasis and highlighted code, with path links that still open", async () => {
+    await page.getByRole("button", { name: "New thread" }).click();
+    await send(page, "show the first 5 rows of data/observatories.csv");
+    await runEnded(page);
+    const answer = page.locator(css.assistantMessage).last();
+    await answer.locator("table tbody tr").first().waitFor({ timeout: 10_000 });
+    expect(await answer.locator("table tbody tr").count()).toBe(5);
+    expect(await answer.locator("strong").first().textContent()).toBe("data/observatories.csv");
+    expect(await answer.textContent()).not.toContain("| ---");
+    // The bold path is a link that opens the file.
+    await answer.locator('a[data-path="data/observatories.csv"]').first().click();
+    await page.waitForSelector(css.activeTab("data/observatories.csv"), { timeout: 10_000 });
+
+    await send(page, "open scripts/orbit.js");
+    await runEnded(page);
+    const code = page.locator(css.assistantMessage).last().locator("pre code");
+    await code.waitFor({ timeout: 10_000 });
+    expect(await code.locator('[class^="hljs-"]').count()).toBeGreaterThan(0);
+    expect(await page.locator(css.assistantMessage).last().textContent()).not.toContain("```");
+  }, 60_000);
 });

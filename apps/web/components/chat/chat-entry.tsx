@@ -1,6 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
+import { MarkdownPreview } from "@/components/editor/markdown-preview";
 import { splitAnswer } from "@/lib/answer-links";
 import type { ChatItem } from "@/lib/chat-items";
 
@@ -21,30 +22,31 @@ function ToolArgs({ args }: { args: Record<string, unknown> }): ReactNode {
   );
 }
 
-/** Answer text with workspace paths as links that open the file. */
+/** Answer text as Markdown, with workspace paths as links that open the file. */
 function AnswerText({ text, onOpen }: { text: string; onOpen: (path: string) => void }): ReactNode {
-  return (
-    <div className="msg-text">
-      {splitAnswer(text).map((part, i) =>
-        "path" in part ? (
-          <a
-            key={i}
-            href={`#${encodeURIComponent(part.path)}`}
-            className="path-link"
-            data-path={part.path}
-            title={`Open ${part.path}`}
-            onClick={(e) => {
-              e.preventDefault();
-              onOpen(part.path);
-            }}
-          >
-            {part.text}
-          </a>
-        ) : (
-          part.text
-        ),
-      )}
-    </div>
+  return <MarkdownPreview path="" source={text} onOpen={onOpen} linkPaths className="msg-text markdown-body" />;
+}
+
+/** A tool's result as the plain text it is, with workspace paths as links. */
+function ResultText({ text, onOpen }: { text: string; onOpen: (path: string) => void }): ReactNode {
+  return splitAnswer(text).map((part, i) =>
+    "path" in part ? (
+      <a
+        key={i}
+        href={`#${encodeURIComponent(part.path)}`}
+        className="path-link"
+        data-path={part.path}
+        title={`Open ${part.path}`}
+        onClick={(e) => {
+          e.preventDefault();
+          onOpen(part.path);
+        }}
+      >
+        {part.text}
+      </a>
+    ) : (
+      part.text
+    ),
   );
 }
 
@@ -91,7 +93,9 @@ export function ChatEntry({ item, onOpen, onApprove }: ChatEntryProps): ReactNod
           {item.summary !== undefined ? (
             <>
               <div className="tool-section">{item.isError ? "Error" : "Result"}</div>
-              <pre className="tool-summary">{item.summary || "(empty)"}</pre>
+              <pre className="tool-summary">
+                {item.summary ? <ResultText text={item.summary} onOpen={onOpen} /> : "(empty)"}
+              </pre>
             </>
           ) : null}
           {item.outputs?.length ? (

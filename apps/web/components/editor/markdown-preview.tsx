@@ -2,24 +2,37 @@
 
 import type { ReactNode } from "react";
 import Markdown, { type Components } from "react-markdown";
+import rehypeHighlight from "rehype-highlight";
 import rehypeSanitize from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
 import { rawUrl } from "@/lib/api";
+import { remarkWorkspacePaths } from "@/lib/answer-markdown";
 import { resolveWorkspaceLink } from "@/lib/workspace-path";
 
 export interface MarkdownPreviewProps {
+  /** The file the Markdown comes from (relative links resolve against it); "" for the workspace root. */
   path: string;
   source: string;
   onOpen: (path: string) => void;
+  /** Also turn workspace paths written as plain text into links (the agent's answers). */
+  linkPaths?: boolean;
+  className?: string;
 }
 
 /**
  * GitHub-flavoured Markdown, rendered as React elements: raw HTML in the file is dropped (`skipHtml`),
  * the tree is sanitized with GitHub's schema, and unsafe URL schemes are removed by react-markdown.
  * Relative links open the workspace file in the IDE; relative images load from /api/raw; remote images
- * are not fetched (shown as links) so that opening a file never calls out to the network.
+ * are not fetched (shown as links) so that opening a file never calls out to the network. Fenced code is
+ * highlighted (highlight.js classes, added after sanitising). The chat renders answers with it too.
  */
-export function MarkdownPreview({ path, source, onOpen }: MarkdownPreviewProps): ReactNode {
+export function MarkdownPreview({
+  path,
+  source,
+  onOpen,
+  linkPaths = false,
+  className = "markdown-body",
+}: MarkdownPreviewProps): ReactNode {
   const components: Components = {
     a({ href, children }) {
       const target = href ? resolveWorkspaceLink(href, path) : undefined;
@@ -27,7 +40,7 @@ export function MarkdownPreview({ path, source, onOpen }: MarkdownPreviewProps):
         return (
           <a
             href={`#${encodeURIComponent(target)}`}
-            className="workspace-link"
+            className="workspace-link path-link"
             title={`Open ${target}`}
             data-path={target}
             onClick={(e) => {
@@ -62,8 +75,13 @@ export function MarkdownPreview({ path, source, onOpen }: MarkdownPreviewProps):
     },
   };
   return (
-    <div className="markdown-body">
-      <Markdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeSanitize]} skipHtml components={components}>
+    <div className={className}>
+      <Markdown
+        remarkPlugins={linkPaths ? [remarkGfm, remarkWorkspacePaths] : [remarkGfm]}
+        rehypePlugins={[rehypeSanitize, [rehypeHighlight, { detect: false }]]}
+        skipHtml
+        components={components}
+      >
         {source}
       </Markdown>
     </div>

@@ -1,0 +1,43 @@
+/**
+ * A remark plugin for the agent's answers: workspace paths written as plain text (or as a whole inline code
+ * span) become links, so that the Markdown renderer's link handling opens them in the IDE. Text inside
+ * links, code blocks and HTML is left alone.
+ */
+import { splitAnswer } from "./answer-links";
+
+interface MdNode {
+  type: string;
+  value?: string;
+  url?: string;
+  children?: MdNode[];
+}
+
+const SKIP = new Set(["link", "linkReference", "code", "html", "definition"]);
+
+function linkify(node: MdNode): void {
+  if (!node.children || SKIP.has(node.type)) return;
+  const out: MdNode[] = [];
+  for (const child of node.children) {
+    if (child.type === "text" && child.value) {
+      for (const part of splitAnswer(child.value))
+        out.push(
+          "path" in part
+            ? { type: "link", url: part.path, children: [{ type: "text", value: part.text }] }
+            : { type: "text", value: part.text },
+        );
+    } else if (child.type === "inlineCode" && child.value) {
+      const parts = splitAnswer(child.value.trim());
+      const path = parts.length === 1 && parts[0] && "path" in parts[0] ? parts[0].path : undefined;
+      out.push(path === undefined ? child : { type: "link", url: path, children: [child] });
+    } else {
+      linkify(child);
+      out.push(child);
+    }
+  }
+  node.children = out;
+}
+
+/** remark plugin: see the module comment. */
+export function remarkWorkspacePaths() {
+  return (tree: MdNode): void => linkify(tree);
+}
