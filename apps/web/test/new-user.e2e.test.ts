@@ -148,4 +148,24 @@ describe.skipIf(browserSkipReason !== undefined)("the IDE as a new user meets it
     expect(await code.locator('[class^="hljs-"]').count()).toBeGreaterThan(0);
     expect(await page.locator(css.assistantMessage).last().textContent()).not.toContain("```");
   }, 60_000);
+
+  it("file links in answers carry the full workspace path (listing and help text)", async () => {
+    await page.getByRole("button", { name: "New thread" }).click();
+    await send(page, "list the files in data");
+    await runEnded(page);
+    await page.locator(css.assistantMessage).last().getByRole("link", { name: "missions.json", exact: true }).click();
+    await page.waitForSelector(css.activeTab("data/missions.json"), { timeout: 10_000 });
+    await page.waitForSelector(css.selectedTreeRow("data/missions.json"), { timeout: 10_000 });
+
+    await send(page, "sing me a song about the sea");
+    await runEnded(page);
+    const help = page.locator(css.assistantMessage).last();
+    expect(await help.textContent()).toContain("offline planner");
+    const links = await Promise.all((await help.locator("a[data-path]").all()).map((a) => a.getAttribute("data-path")));
+    expect(links.length).toBeGreaterThan(0);
+    for (const p of links) expect(p, `help text link ${p}`).toContain("/");
+    await help.locator('a[data-path="data/observatories.csv"]').first().click();
+    await page.waitForSelector(css.activeTab("data/observatories.csv"), { timeout: 10_000 });
+    expect(run.pageErrors).toEqual([]);
+  }, 60_000);
 });

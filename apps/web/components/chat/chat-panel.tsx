@@ -3,8 +3,26 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { useAgentChat } from "@/hooks/use-agent-chat";
 import { fetchModel, fetchThreads, type ModelInfo, type ThreadSummary } from "@/lib/api";
+import { searchFiles } from "@/lib/file-ops";
+import { baseName } from "@/lib/types";
 import { ChatEntry } from "./chat-entry";
 import { ThreadList } from "./thread-list";
+
+/**
+ * The file a link in an answer means. Links carry workspace paths, but a model may name a file without its
+ * folder ("missions.json" after listing data/): a bare name that is not at the top of the workspace opens
+ * the file of that name the index ranks first.
+ */
+async function answerTarget(path: string): Promise<string> {
+  if (path.includes("/")) return path;
+  try {
+    const { hits } = await searchFiles(path, 50);
+    const named = hits.map((h) => h.path).filter((p) => baseName(p) === path);
+    return named.includes(path) ? path : (named[0] ?? path);
+  } catch {
+    return path;
+  }
+}
 
 const SEND_TITLE = "Send (Enter; Shift+Enter for a new line)";
 const STOP_TITLE = "Stop the run (Esc or Ctrl+.)";
@@ -21,6 +39,7 @@ function Chat({ model, onOpen }: { model: ModelInfo; onOpen: (path: string) => v
   const logRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const { running, stop } = chat;
+  const openLink = useCallback((path: string) => void answerTarget(path).then(onOpen), [onOpen]);
 
   useEffect(() => {
     const log = logRef.current;
@@ -98,7 +117,7 @@ function Chat({ model, onOpen }: { model: ModelInfo; onOpen: (path: string) => v
           </div>
         ) : null}
         {chat.items.map((item) => (
-          <ChatEntry key={item.id} item={item} onOpen={onOpen} onApprove={chat.approve} />
+          <ChatEntry key={item.id} item={item} onOpen={openLink} onApprove={chat.approve} />
         ))}
       </div>
       <form

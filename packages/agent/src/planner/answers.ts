@@ -10,8 +10,8 @@ import { fmt, str } from "./text.js";
 
 const EXAMPLES = [
   `"list the files in data" · "find files about moons" · "files containing Jupiter"`,
-  `"open notes/ideas.md" · "preview observatories.csv" · "describe missions.json"`,
-  `"pie chart of the 5 largest planets from planets.xlsx" · "bar chart of moons by planet"`,
+  `"open notes/ideas.md" · "preview data/observatories.csv" · "describe data/missions.json"`,
+  `"pie chart of the 5 largest planets from data/planets.xlsx" · "bar chart of moons by planet"`,
   `"line chart of launches over the years" · "histogram of diameters" · "scatter plot of mass vs diameter"`,
   `"average salary by department" · "count of missions per agency" · "which planet has the most moons?"`,
 ];
@@ -217,13 +217,25 @@ export function listDone(path: string, entries: ListedEntry[], truncated: boolea
   const shown = entries.slice(0, 60).map((e) => {
     const depth = path === "." ? e.path.split("/").length - 1 : e.path.split("/").length - path.split("/").length - 1;
     const indent = "  ".repeat(Math.max(0, depth));
-    return `${indent}- ${e.type === "directory" ? `${e.name}/` : e.name}${e.size !== undefined ? ` (${fmtSize(e.size)})` : ""}`;
+    // A file links to its full workspace path: the name alone would mean a file at the top of the workspace.
+    const name = e.type === "directory" ? `${e.name}/` : `[${mdText(e.name)}](${mdUrl(e.path)})`;
+    return `${indent}- ${name}${e.size !== undefined ? ` (${fmtSize(e.size)})` : ""}`;
   });
   return [
     `**${path === "." ? "project_root" : path}** — ${files.length} file${files.length === 1 ? "" : "s"}, ${entries.length - files.length} folder${entries.length - files.length === 1 ? "" : "s"}${truncated || entries.length > 60 ? " (truncated)" : ""}:`,
     "",
     ...shown,
   ].join("\n");
+}
+
+/** A file name as Markdown link text (brackets and emphasis characters escaped). */
+function mdText(name: string): string {
+  return name.replace(/[\\[\]*_`]/g, "\\$&");
+}
+
+/** A workspace path as a Markdown link destination (spaces and parentheses encoded). */
+function mdUrl(path: string): string {
+  return path.replace(/[ ()<>%]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
 }
 
 function fmtSize(n: number): string {
