@@ -2,6 +2,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { EXEC_LIMITS } from "./exec/limits.js";
 
 const USAGE = `Usage: mcp-fs-server --root DIR --assets DIR [--http] [--port N] [--host H] [--token T]
 
@@ -16,6 +17,7 @@ const USAGE = `Usage: mcp-fs-server --root DIR --assets DIR [--http] [--port N] 
   --ide-url URL     textide web server, for system_open_file  env TEXTIDE_IDE_URL
   --audit-log FILE  exec_run_js audit log (JSONL, outside the roots)  env EXEC_AUDIT_LOG
   --exec-sandbox M  auto | bwrap | none (default auto)  env EXEC_SANDBOX
+  --exec-runners N  exec_run_js runs side by side (default: cores, 2..4)  env EXEC_RUNNERS
   --no-exec         leave exec_run_js out
   --log-level L     pino level (default info)            env LOG_LEVEL`;
 
@@ -34,7 +36,11 @@ const schema = z.object({
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
   exec: z.union([
     z.literal(false),
-    z.object({ auditLog: z.string().min(1), sandbox: z.enum(["auto", "bwrap", "none"]) }),
+    z.object({
+      auditLog: z.string().min(1),
+      sandbox: z.enum(["auto", "bwrap", "none"]),
+      runners: z.coerce.number().int().min(1).max(EXEC_LIMITS.maxRunners).optional(),
+    }),
   ]),
 });
 
@@ -64,6 +70,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
         "log-level": { type: "string" },
         "audit-log": { type: "string" },
         "exec-sandbox": { type: "string" },
+        "exec-runners": { type: "string" },
         "no-exec": { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
@@ -91,6 +98,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
       : {
           auditLog: values["audit-log"] ?? env.EXEC_AUDIT_LOG ?? defaultAuditLog(env),
           sandbox: values["exec-sandbox"] ?? env.EXEC_SANDBOX ?? "auto",
+          runners: values["exec-runners"] ?? (env.EXEC_RUNNERS || undefined),
           defaultTimeoutMs: env.EXEC_TIMEOUT_SEC ?? 5,
         },
   });

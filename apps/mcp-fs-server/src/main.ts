@@ -7,7 +7,10 @@ export async function main(): Promise<void> {
   const config = loadConfig(process.argv.slice(2), process.env);
   const fs = await createFsServer(config);
   if (fs.ctx.exec)
-    fs.ctx.log.info({ sandbox: fs.ctx.exec.pool.sandbox, auditLog: fs.ctx.exec.audit.file }, "exec_run_js enabled");
+    fs.ctx.log.info(
+      { sandbox: fs.ctx.exec.pool.sandbox, runners: fs.ctx.exec.pool.size, auditLog: fs.ctx.exec.audit.file },
+      "exec_run_js enabled",
+    );
   if (config.transport === "stdio") {
     runStdio(fs);
     return;

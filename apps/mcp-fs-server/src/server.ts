@@ -28,7 +28,7 @@ export interface FsServerOptions {
   log?: Logger;
   ide?: IdeClient;
   /** Sandboxed JavaScript (exec_run_js); omit or pass false to leave the tool out. */
-  exec?: { auditLog: string; sandbox: SandboxMode; defaultTimeoutMs?: number } | false;
+  exec?: { auditLog: string; sandbox: SandboxMode; defaultTimeoutMs?: number; runners?: number | undefined } | false;
 }
 
 /** A configured server: `factory` makes one McpServer per connection (stdio) or request (HTTP). */
@@ -55,6 +55,7 @@ export async function createFsServer(opts: FsServerOptions): Promise<FsServer> {
           projectRoot: policy.project.real,
           assetsRoot: policy.root(ROOT.assets).real,
           sandbox: opts.exec.sandbox,
+          size: opts.exec.runners,
           log,
         }),
       }

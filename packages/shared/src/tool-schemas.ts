@@ -258,6 +258,7 @@ export const runJsOutput = z.object({
   outputs: z.array(z.object({ path: z.string(), bytes: z.number(), mime: z.string() })),
   error: z.object({ kind: z.enum(EXEC_ERROR_KINDS), message: z.string(), line: z.number().optional() }).optional(),
   durationMs: z.number(),
+  queueMs: z.number().nonnegative().describe("Time the run waited for a free sandbox before it started, in ms."),
 });
 
 export type ListDirectoryInput = z.infer<typeof listDirectoryInput>;

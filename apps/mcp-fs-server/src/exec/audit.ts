@@ -6,6 +6,8 @@ import type { RunOutcome } from "./protocol.js";
 
 export interface AuditEntry {
   correlationId: string;
+  /** Whose turn it was (session or connection id); logged as a short hash, never as is. */
+  caller?: string;
   code: string;
   timeoutMs: number;
   memoryMb: number;
@@ -38,6 +40,7 @@ export class AuditLog {
     const line = {
       time: new Date().toISOString(),
       correlationId: e.correlationId,
+      ...(e.caller !== undefined ? { caller: createHash("sha256").update(e.caller).digest("hex").slice(0, 12) } : {}),
       codeSha256: createHash("sha256").update(e.code).digest("hex"),
       codePreview: e.code.length > 300 ? `${e.code.slice(0, 300)}…` : e.code,
       codeChars: e.code.length,

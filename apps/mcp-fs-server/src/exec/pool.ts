@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { Logger } from "../log.js";
-import { EXEC_LIMITS } from "./limits.js";
+import { defaultRunnerCount, EXEC_LIMITS } from "./limits.js";
 import type { RunnerMessage, RunOutcome, RunRequest } from "./protocol.js";
 import { runnerCommand, type SandboxMode } from "./sandbox-command.js";
 
@@ -18,12 +18,19 @@ export interface ExecPoolOptions {
   assetsRoot: string;
   sandbox: SandboxMode;
   log: Logger;
+  /** Most runners working side by side (default: `defaultRunnerCount()`). */
+  size?: number | undefined;
   runsPerRunner?: number;
+  /** A runner beyond the first stops after idling this long (default `EXEC_LIMITS.runnerIdleMs`). */
+  idleMs?: number;
   /** The runner script (tests substitute a scripted one to exercise the supervisor). */
   runnerPath?: string;
 }
 
 export type RunInput = Omit<RunRequest, "type" | "id">;
+
+/** A run's outcome plus how long it waited for a free runner. */
+export type PoolOutcome = RunOutcome & { queueMs: number };
 
 interface Pending {
   resolve: (o: RunOutcome) => void;
@@ -31,12 +38,18 @@ interface Pending {
   killTimer: NodeJS.Timeout;
 }
 
+type RunnerState = "starting" | "idle" | "busy";
+
 /** One runner child process and the run it is doing. */
 class Runner {
   readonly child: ChildProcess;
   readonly ready: Promise<number>;
   runs = 0;
   dead = false;
+  state: RunnerState = "starting";
+  /** It answered "ready" once (a runner that never did is a failed start, not a crash). */
+  started = false;
+  idleTimer: NodeJS.Timeout | undefined;
   pending: Pending | undefined;
   private fatal: string | undefined;
 
@@ -58,6 +71,7 @@ class Runner {
       this.child.on("message", (m: RunnerMessage) => {
         if (m.type === "ready") {
           clearTimeout(timer);
+          this.started = true;
           resolve(m.warmupMs);
         } else if (m.type === "fatal") {
           this.fatal = m.message;
@@ -92,23 +106,24 @@ class Runner {
   }
 
   run(req: RunRequest, signal?: AbortSignal): Promise<RunOutcome> {
-    // An abort that came while the call waited for this runner to start fires no "abort" event any more.
+    // An abort that came while the call waited for this runner fires no "abort" event any more.
     if (signal?.aborted) return Promise.resolve(cancelledOutcome());
     this.runs++;
     return new Promise<RunOutcome>((resolve) => {
       // A cancelled call must stop burning CPU now, not at its deadline: the runner is replaced.
-      signal?.addEventListener(
-        "abort",
-        () => {
-          const p = this.pending;
-          if (!p) return;
-          this.pending = undefined;
-          clearTimeout(p.killTimer);
-          this.retire("SIGKILL");
-          p.resolve(cancelledOutcome());
-        },
-        { once: true },
-      );
+      const onAbort = () => {
+        const p = this.pending;
+        if (!p) return;
+        this.pending = undefined;
+        clearTimeout(p.killTimer);
+        this.retire("SIGKILL");
+        p.resolve(cancelledOutcome());
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const settle = (o: RunOutcome) => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve(o);
+      };
       // A run that overstays (a wedged isolate, a runaway host call) is killed, not awaited.
       const killTimer = setTimeout(() => {
         const p = this.pending;
@@ -116,31 +131,97 @@ class Runner {
         this.retire("SIGKILL");
         p?.resolve(killedOutcome(req.timeoutMs));
       }, req.timeoutMs + EXEC_LIMITS.killGraceMs);
-      this.pending = { resolve, timeoutMs: req.timeoutMs, killTimer };
+      this.pending = { resolve: settle, timeoutMs: req.timeoutMs, killTimer };
       this.child.send(req);
     });
   }
 
   retire(signal: NodeJS.Signals = "SIGTERM"): void {
+    clearTimeout(this.idleTimer);
     if (this.dead) return;
     this.dead = true;
     this.child.kill(signal);
   }
 }
 
+/** A queued run. */
+interface Job {
+  input: RunInput;
+  caller: string;
+  signal: AbortSignal | undefined;
+  queuedAt: number;
+  resolve: (o: PoolOutcome) => void;
+  onAbort?: () => void;
+}
+
 /**
- * Supervises the warm runner: one run at a time (callers queue), a fresh runner after
- * `runsPerRunner` runs, after a memory-limit disposal, and after any kill or crash. A dead runner
- * never takes the MCP server down; the next call starts a new one.
+ * Round-robin over callers: each caller has its own FIFO lane, and every dispatch takes the head of
+ * the lane that has waited longest for a turn, then sends that lane to the back. A caller with many
+ * queued runs therefore gets one turn per round, like every other caller that is waiting.
+ */
+export class FairQueue<T> {
+  /** Map order is the rotation order (a lane re-inserted goes to the back). */
+  private readonly lanes = new Map<string, T[]>();
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  push(caller: string, item: T): void {
+    const lane = this.lanes.get(caller);
+    if (lane) lane.push(item);
+    else this.lanes.set(caller, [item]);
+    this.count++;
+  }
+
+  shift(): T | undefined {
+    const next = this.lanes.entries().next();
+    if (next.done) return undefined;
+    const [caller, lane] = next.value;
+    const item = lane.shift();
+    this.lanes.delete(caller);
+    if (lane.length > 0) this.lanes.set(caller, lane);
+    this.count--;
+    return item;
+  }
+
+  /** Takes one item out wherever it is; false when it is not queued (any more). */
+  remove(caller: string, item: T): boolean {
+    const lane = this.lanes.get(caller);
+    const i = lane ? lane.indexOf(item) : -1;
+    if (!lane || i < 0) return false;
+    lane.splice(i, 1);
+    if (lane.length === 0) this.lanes.delete(caller);
+    this.count--;
+    return true;
+  }
+}
+
+/**
+ * Supervises a small pool of warm runners: up to `size` runs go side by side, one per runner;
+ * further calls wait in a queue that takes turns between callers (`FairQueue`). One runner is
+ * started at once (in the background); more start when calls queue up, and an extra runner that
+ * idles for `idleMs` stops again. A runner is replaced after `runsPerRunner` runs, after a
+ * memory-limit disposal, and after any kill or crash; a dead runner never takes the MCP server down.
  */
 export class ExecPool {
-  private runner: Runner | undefined;
-  private queue: Promise<unknown> = Promise.resolve();
-  private nextId = 1;
-  private readonly command;
+  readonly size: number;
   readonly sandbox: "bubblewrap" | "none";
+  /** Live runners: starting, idle or busy (a retired one leaves at once). */
+  private readonly runners = new Set<Runner>();
+  private readonly queue = new FairQueue<Job>();
+  private readonly active = new Set<Promise<void>>();
+  private readonly runsPerRunner: number;
+  private readonly idleMs: number;
+  private nextId = 1;
+  private closed = false;
+  private readonly command;
 
   constructor(private readonly opts: ExecPoolOptions) {
+    this.size = Math.max(1, Math.min(EXEC_LIMITS.maxRunners, Math.floor(opts.size ?? defaultRunnerCount())));
+    this.runsPerRunner = opts.runsPerRunner ?? EXEC_LIMITS.runsPerRunner;
+    this.idleMs = opts.idleMs ?? EXEC_LIMITS.runnerIdleMs;
     this.command = runnerCommand({
       mode: opts.sandbox,
       runnerPath: opts.runnerPath ?? RUNNER_PATH,
@@ -153,47 +234,140 @@ export class ExecPool {
     }
   }
 
-  /** Starts a runner now so the first call does not pay for it. */
+  /** Starts one runner in the background so the first call does not pay for it. */
   warm(): void {
-    this.current();
+    if (!this.closed && this.runners.size === 0) this.spawn();
   }
 
-  /** Runs code; resolves with an outcome for every failure, including crashes and kills. */
-  run(input: RunInput, signal?: AbortSignal): Promise<RunOutcome & { queueMs: number }> {
-    const queued = performance.now();
-    const task = this.queue.then(async () => {
-      const queueMs = performance.now() - queued;
-      if (signal?.aborted) return { ...cancelledOutcome(), queueMs };
-      const runner = this.current();
-      try {
-        await runner.ready;
-      } catch (err) {
-        this.runner = undefined;
-        return { ...crashOutcome(undefined, `start: ${(err as Error).message}`), queueMs };
+  /** Runners alive now, by state (tests and logs). */
+  stats(): { starting: number; idle: number; busy: number; queued: number } {
+    const s = { starting: 0, idle: 0, busy: 0, queued: this.queue.size };
+    for (const r of this.runners) s[r.state]++;
+    return s;
+  }
+
+  /**
+   * Runs code for `caller` (a session or connection id: callers take turns when runs queue up).
+   * Resolves with an outcome for every failure, including crashes, kills and cancellation.
+   */
+  run(input: RunInput, signal?: AbortSignal, caller = "default"): Promise<PoolOutcome> {
+    const queuedAt = performance.now();
+    if (signal?.aborted) return Promise.resolve({ ...cancelledOutcome(), queueMs: 0 });
+    if (this.closed) return Promise.resolve({ ...closedOutcome(), queueMs: 0 });
+    return new Promise<PoolOutcome>((resolve) => {
+      const job: Job = { input, caller, signal, queuedAt, resolve };
+      if (signal) {
+        // Cancelled while waiting: it leaves the queue at once and never reaches a runner.
+        job.onAbort = () => {
+          if (this.queue.remove(caller, job)) resolve({ ...cancelledOutcome(), queueMs: since(queuedAt) });
+        };
+        signal.addEventListener("abort", job.onAbort, { once: true });
       }
-      const outcome = await runner.run({ type: "run", id: this.nextId++, ...input }, signal);
-      if (runner.runs >= (this.opts.runsPerRunner ?? EXEC_LIMITS.runsPerRunner)) runner.retire();
-      if (runner.dead) this.runner = undefined;
-      return { ...outcome, queueMs };
+      this.queue.push(caller, job);
+      this.pump();
     });
-    this.queue = task.catch(() => undefined);
-    return task;
   }
 
   async close(): Promise<void> {
-    this.runner?.retire();
-    this.runner = undefined;
-    await this.queue;
+    this.closed = true;
+    for (let job = this.queue.shift(); job; job = this.queue.shift()) this.settle(job, closedOutcome());
+    for (const r of this.runners) r.retire();
+    this.runners.clear();
+    await Promise.all(this.active);
   }
 
-  private current(): Runner {
-    if (!this.runner || this.runner.dead) {
-      this.runner = new Runner(this.command, this.opts.log, (r) => {
-        if (this.runner === r) this.runner = undefined;
-      });
+  /** Hands queued runs to idle runners, and starts runners for the runs no runner will take soon. */
+  private pump(): void {
+    if (this.closed) return;
+    for (const r of this.runners) {
+      if (this.queue.size === 0) return;
+      if (r.state === "idle" && !r.dead) this.dispatch(r, this.queue.shift()!);
     }
-    return this.runner;
+    let starting = 0;
+    for (const r of this.runners) if (r.state === "starting") starting++;
+    for (let n = Math.min(this.queue.size - starting, this.size - this.runners.size); n > 0; n--) this.spawn();
   }
+
+  private dispatch(runner: Runner, job: Job): void {
+    clearTimeout(runner.idleTimer);
+    runner.state = "busy";
+    if (job.onAbort) job.signal?.removeEventListener("abort", job.onAbort);
+    const queueMs = since(job.queuedAt);
+    const done = runner
+      .run({ type: "run", id: this.nextId++, ...job.input }, job.signal)
+      .then((outcome) => {
+        if (runner.runs >= this.runsPerRunner) runner.retire();
+        job.resolve({ ...outcome, queueMs });
+        if (runner.dead) this.drop(runner);
+        else this.idle(runner);
+      })
+      .finally(() => this.active.delete(done));
+    this.active.add(done);
+  }
+
+  private idle(runner: Runner): void {
+    runner.state = "idle";
+    this.pump();
+    if (runner.state !== "idle" || this.closed) return;
+    // Extra runners give their memory back when the load is gone; one stays warm.
+    runner.idleTimer = setTimeout(() => {
+      if (runner.state === "idle" && this.runners.size > 1) {
+        runner.retire();
+        this.runners.delete(runner);
+      }
+    }, this.idleMs);
+    runner.idleTimer.unref();
+  }
+
+  /** A runner is gone (retired, killed, crashed): queued runs get another, and one stays warm. */
+  private drop(runner: Runner): void {
+    // One that never started is handled by startFailed (its `ready` rejects whenever it dies).
+    if (!runner.started || !this.runners.delete(runner) || this.closed) return;
+    this.pump();
+    if (this.runners.size === 0 && runner.started) this.spawn();
+  }
+
+  private spawn(): void {
+    const runner = new Runner(this.command, this.opts.log, (r) => this.drop(r));
+    this.runners.add(runner);
+    runner.ready.then(
+      () => {
+        if (!runner.dead) this.idle(runner);
+      },
+      (err: Error) => this.startFailed(runner, err),
+    );
+  }
+
+  private startFailed(runner: Runner, err: Error): void {
+    this.runners.delete(runner);
+    runner.retire("SIGKILL");
+    if (this.closed) return;
+    this.opts.log.error({ err: err.message }, "exec runner failed to start");
+    // It fails the next queued run, not all of them (the next start may work), and no start is retried
+    // without a run waiting for it, so a runner that can never start cannot make the pool spin.
+    const job = this.queue.shift();
+    if (job) this.settle(job, crashOutcome(undefined, `start: ${err.message}`));
+    this.pump();
+  }
+
+  private settle(job: Job, outcome: RunOutcome): void {
+    if (job.onAbort) job.signal?.removeEventListener("abort", job.onAbort);
+    job.resolve({ ...outcome, queueMs: since(job.queuedAt) });
+  }
+}
+
+const since = (t: number) => performance.now() - t;
+
+function closedOutcome(): RunOutcome {
+  return {
+    ok: false,
+    logs: "",
+    logsTruncated: false,
+    outputs: [],
+    error: { kind: "runtime", message: "The server is shutting down; the code was not run." },
+    durationMs: 0,
+    timings: { isolateMs: 0, hostMs: 0 },
+  };
 }
 
 function cancelledOutcome(): RunOutcome {

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { runJsInput, runJsOutput, TOOL, type RunJsOutput } from "@textide/shared";
 import { EXEC_LIMITS } from "../../exec/limits.js";
@@ -27,12 +28,16 @@ const out = await chart({
 return { chart: out.png, planets: top.map((r) => r.Planet) };
 Use fs_search_files first when you do not know a file's path, and look at a table's columns (return Object.keys(rows[0])) before charting. \
 Limits: timeoutMs default ${EXEC_LIMITS.defaultTimeoutMs} (max ${EXEC_LIMITS.maxTimeoutMs}), memoryMb ${EXEC_LIMITS.defaultMemoryMb} (max ${EXEC_LIMITS.maxMemoryMb}), ${EXEC_LIMITS.maxFilesPerRun} files and ${EXEC_LIMITS.maxBytesPerFile / 1048576} MB per file per run; project files are read-only. \
+Several runs go side by side, each in its own sandbox; when all are busy a run waits its turn (queueMs in the result). \
 A failed run returns error.kind (syntax, runtime, timeout, memory, policy: a path outside the roots or a forbidden extension or a chart data.url; limit: a size cap) with a message and the line of your code.`;
 
 export function registerRunJs(
   server: McpServer,
   ctx: ToolContext & { exec: { pool: ExecPool; audit: AuditLog } },
 ): void {
+  // Called once per McpServer, i.e. per stdio connection or 2025 HTTP session (and per request of
+  // the stateless 2026 HTTP protocol): the caller whose runs take turns with other callers' runs.
+  const connection = randomUUID();
   defineTool(
     server,
     ctx,
@@ -47,13 +52,16 @@ export function registerRunJs(
     },
     async (args, req, correlationId) => {
       const timeoutMs = args.timeoutMs ?? ctx.exec.defaultTimeoutMs;
+      const caller = req.sessionId ? `session:${req.sessionId}` : `connection:${connection}`;
       const outcome = await ctx.exec.pool.run(
         { code: args.code, timeoutMs, memoryMb: args.memoryMb, correlationId },
         req.mcpReq.signal,
+        caller,
       );
       await ctx.exec.audit
         .append({
           correlationId,
+          caller,
           code: args.code,
           timeoutMs,
           memoryMb: args.memoryMb,
@@ -69,6 +77,7 @@ export function registerRunJs(
         outputs: outcome.outputs.map(({ path, bytes, mime }) => ({ path, bytes, mime })),
         ...(outcome.error ? { error: outcome.error } : {}),
         durationMs: outcome.durationMs,
+        queueMs: Math.round(outcome.queueMs * 100) / 100,
       };
       return { structured, text: describe(structured, outcome.resultJson), isError: !outcome.ok };
     },
@@ -87,6 +96,9 @@ function describe(r: RunJsOutput, resultJson: string | undefined): string {
   if (r.outputs.length > 0)
     parts.push(`Files written:\n${r.outputs.map((o) => `- ${o.path} (${formatBytes(o.bytes)})`).join("\n")}`);
   if (r.logs) parts.push(`Logs${r.logsTruncated ? " (truncated)" : ""}:\n${r.logs.trimEnd()}`);
-  parts.push(`(${Math.round(r.durationMs)} ms)`);
+  // Waiting for a free runner is worth a word only when it was noticeable.
+  parts.push(
+    `(${Math.round(r.durationMs)} ms${r.queueMs >= 100 ? `, after ${Math.round(r.queueMs)} ms waiting for a free sandbox` : ""})`,
+  );
   return parts.join("\n\n");
 }
