@@ -12,6 +12,8 @@ export type { ChatItem };
 export interface AgentChat {
   items: ChatItem[];
   running: boolean;
+  /** An approval card waits for an answer: a new message would drop the paused request. */
+  awaitingApproval: boolean;
   /** The thread shown (undefined for a new, not yet started one). */
   threadId: string | undefined;
   send: (text: string) => void;
@@ -86,13 +88,15 @@ export function useAgentChat(options: { approvals: boolean; onSettled?: () => vo
         push({ kind: "approval", id: e.callId, name: e.name, args: e.args });
         break;
       case "final":
-        setItems((prev) => {
-          const last = prev[prev.length - 1];
-          if (last?.kind === "assistant" && last.runId === e.runId)
-            return [...prev.slice(0, -1), { ...last, text: e.text || last.text, outputs: e.outputs }];
-          if (e.text === "" && e.outputs.length === 0) return prev;
-          return [...prev, { kind: "assistant", id: nextId(), runId: e.runId, text: e.text, outputs: e.outputs }];
-        });
+        // A run paused for approval has no answer yet: its approval card says what waits.
+        if (e.stopReason !== "awaiting_approval")
+          setItems((prev) => {
+            const last = prev[prev.length - 1];
+            if (last?.kind === "assistant" && last.runId === e.runId)
+              return [...prev.slice(0, -1), { ...last, text: e.text || last.text, outputs: e.outputs }];
+            if (e.text === "" && e.outputs.length === 0) return prev;
+            return [...prev, { kind: "assistant", id: nextId(), runId: e.runId, text: e.text, outputs: e.outputs }];
+          });
         if (e.stopReason === "cancelled") push({ kind: "note", id: nextId(), text: "Stopped." });
         if (e.stopReason === "recursion_limit") push({ kind: "note", id: nextId(), text: "Stopped: step limit." });
         // A run paused for approval resumes its pending calls; any other end leaves none running.
@@ -172,5 +176,16 @@ export function useAgentChat(options: { approvals: boolean; onSettled?: () => vo
     [approvals, showThread],
   );
 
-  return { items, running: runId !== undefined, threadId, send, stop, approve, newThread, openThread };
+  const awaitingApproval = items.some((i) => i.kind === "approval" && i.decision === undefined);
+  return {
+    items,
+    running: runId !== undefined,
+    awaitingApproval,
+    threadId,
+    send,
+    stop,
+    approve,
+    newThread,
+    openThread,
+  };
 }

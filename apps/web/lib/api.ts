@@ -1,5 +1,6 @@
 import type { TraceMessage } from "@textide/shared";
 import type { FileResponse, TableResponse, TreeResponse } from "./types";
+import { forUser } from "./user-text";
 
 export class ApiError extends Error {
   constructor(
@@ -8,7 +9,8 @@ export class ApiError extends Error {
     message: string,
     readonly details: Record<string, unknown> = {},
   ) {
-    super(message);
+    // The file API shares its messages with the MCP tools; their advice to the model is dropped.
+    super(forUser(message));
     this.name = "ApiError";
   }
 }

@@ -168,4 +168,44 @@ describe.skipIf(browserSkipReason !== undefined)("the IDE as a new user meets it
     await page.waitForSelector(css.activeTab("data/observatories.csv"), { timeout: 10_000 });
     expect(run.pageErrors).toEqual([]);
   }, 60_000);
+
+  it("errors from the explorer and the viewers read as messages for users, without advice for the model", async () => {
+    // The file API's real not_found text, which it shares with the MCP tools.
+    const advice = "Use fs_search_files or fs_list_directory to find the right path.";
+    await page.route("**/api/fs/rename", (route) =>
+      route.fulfill({
+        status: 404,
+        contentType: "application/json",
+        body: JSON.stringify({ error: { code: "not_found", message: `notes/ideas.md does not exist. ${advice}` } }),
+      }),
+    );
+    await page.click(css.treeRow("notes"));
+    await page.click(css.treeRow("notes/ideas.md"));
+    await page.keyboard.press("F2");
+    await page.waitForSelector(".tree-input", { timeout: 5_000 });
+    await page.keyboard.press("Control+A");
+    await page.keyboard.type("renamed.md");
+    await page.keyboard.press("Enter");
+    const alert = page.locator('.explorer-message[role="alert"]');
+    await alert.waitFor({ timeout: 5_000 });
+    expect(await alert.textContent()).toContain("notes/ideas.md does not exist.");
+    expect(await alert.textContent()).not.toContain("fs_");
+    await page.unroute("**/api/fs/rename");
+
+    // A file that vanished between the listing and the read says so in the viewer, and nothing about tools.
+    const gone = "notes/observing-log.md";
+    await page.route(`**/api/file?path=${encodeURIComponent(gone)}`, (route) =>
+      route.fulfill({
+        status: 404,
+        contentType: "application/json",
+        body: JSON.stringify({ error: { code: "not_found", message: `${gone} does not exist. ${advice}` } }),
+      }),
+    );
+    await page.click(css.treeRow(gone));
+    const note = page.locator(`${css.panel(gone)} .viewer-note.error`);
+    await note.waitFor({ timeout: 10_000 });
+    expect(await note.textContent()).toContain("does not exist");
+    expect(await note.textContent()).not.toContain("fs_");
+    await page.unroute(`**/api/file?path=${encodeURIComponent(gone)}`);
+  }, 60_000);
 });

@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { MarkdownPreview } from "@/components/editor/markdown-preview";
 import { splitAnswer } from "@/lib/answer-links";
 import type { ChatItem } from "@/lib/chat-items";
+import { deniedForUser, forUser } from "@/lib/user-text";
 
 function argsPreview(args: Record<string, unknown>): string {
   const text = JSON.stringify(args);
@@ -72,7 +73,7 @@ export function ChatEntry({ item, onOpen, onApprove }: ChatEntryProps): ReactNod
     case "assistant":
       return (
         <div className="msg assistant">
-          <AnswerText text={item.text} onOpen={onOpen} />
+          <AnswerText text={deniedForUser(item.text)} onOpen={onOpen} />
           <Outputs paths={item.outputs} onOpen={onOpen} />
         </div>
       );
@@ -94,7 +95,11 @@ export function ChatEntry({ item, onOpen, onApprove }: ChatEntryProps): ReactNod
             <>
               <div className="tool-section">{item.isError ? "Error" : "Result"}</div>
               <pre className="tool-summary">
-                {item.summary ? <ResultText text={item.summary} onOpen={onOpen} /> : "(empty)"}
+                {item.summary ? (
+                  <ResultText text={item.isError ? forUser(item.summary) : item.summary} onOpen={onOpen} />
+                ) : (
+                  "(empty)"
+                )}
               </pre>
             </>
           ) : null}
@@ -133,7 +138,7 @@ export function ChatEntry({ item, onOpen, onApprove }: ChatEntryProps): ReactNod
         </div>
       );
     case "error":
-      return <div className="msg error">{item.message}</div>;
+      return <div className="msg error">{forUser(item.message)}</div>;
     case "note":
       return <div className="msg note">{item.text}</div>;
   }

@@ -60,7 +60,7 @@ function Chat({ model, onOpen }: { model: ModelInfo; onOpen: (path: string) => v
 
   const submit = (): void => {
     const t = text.trim();
-    if (!t || chat.running) return;
+    if (!t || chat.running || chat.awaitingApproval) return;
     chat.send(t);
     setText("");
   };
@@ -120,6 +120,11 @@ function Chat({ model, onOpen }: { model: ModelInfo; onOpen: (path: string) => v
           <ChatEntry key={item.id} item={item} onOpen={openLink} onApprove={chat.approve} />
         ))}
       </div>
+      {chat.awaitingApproval && !chat.running ? (
+        <div className="chat-blocked" role="status">
+          Approve or deny the step above to continue; a new message would drop the request.
+        </div>
+      ) : null}
       <form
         className="chat-input"
         onSubmit={(e) => {
@@ -147,7 +152,11 @@ function Chat({ model, onOpen }: { model: ModelInfo; onOpen: (path: string) => v
               Stop
             </button>
           ) : (
-            <button type="submit" disabled={text.trim() === ""} title={SEND_TITLE}>
+            <button
+              type="submit"
+              disabled={text.trim() === "" || chat.awaitingApproval}
+              title={chat.awaitingApproval ? "Answer the approval request first" : SEND_TITLE}
+            >
               Send
             </button>
           )}

@@ -267,8 +267,18 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
     model: info,
     approvalsEnabled: approveTools.length > 0,
 
-    start(input, onEvent) {
-      return launch(input.threadId ?? randomUUID(), { text: input.text }, onEvent);
+    async start(input, onEvent) {
+      // A new message on a thread paused for approval would replace the paused request without a word.
+      const threadId = input.threadId;
+      if (threadId !== undefined && !busy.has(threadId)) {
+        if (awaitingApproval.has(threadId) || (await reader.pendingApproval(threadId))) {
+          throw new RuntimeError(
+            "conflict:approval",
+            "This conversation is waiting for your approval: approve or deny the pending step before sending another message.",
+          );
+        }
+      }
+      return launch(threadId ?? randomUUID(), { text: input.text }, onEvent);
     },
 
     cancel(runId) {
