@@ -1,13 +1,13 @@
 // Benchmark runner: loads bench/suites/*.mjs, runs them in order, prints each table and
-// rewrites docs/BENCHMARKS.md from this run's results.
+// rewrites docs/BENCHMARKS.md from this run's results (with --only: just those suites' sections).
 //
 //   node bench/run.mjs [--only <suite>]... [--quick]
-import { readdir, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { machineInfo } from "./lib/machine.mjs";
-import { consoleTable, markdownReport } from "./lib/report.mjs";
+import { consoleTable, markdownReport, mergeReport } from "./lib/report.mjs";
 import { now } from "./lib/timing.mjs";
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
@@ -88,10 +88,10 @@ async function main() {
   }
 
   const totalMs = now() - started;
-  await writeFile(
-    docPath,
-    markdownReport({ date, machine, command: commandLine(), totalMs, quick: opts.quick, results }),
-  );
+  const report = { date, machine, command: commandLine(), totalMs, quick: opts.quick, results };
+  // A run of only some suites replaces their sections and keeps everyone else's numbers.
+  const existing = opts.only ? await readFile(docPath, "utf8").catch(() => undefined) : undefined;
+  await writeFile(docPath, existing ? mergeReport(existing, report) : markdownReport(report));
   const misses = results.flatMap((r) =>
     r.rows.filter((row) => row.pass === false).map((row) => `${r.name}: ${row.metric}`),
   );

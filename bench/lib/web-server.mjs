@@ -12,10 +12,11 @@ export const CHROMIUM = "/usr/bin/chromium";
 const MODEL_ENV = [...MODEL_ENV_KEYS, "TEXTIDE_IDE_TOKEN"];
 
 /**
- * Starts `node apps/web/dist/server/index.js` (production, port 0) over the given roots; resolves with
+ * Starts `node apps/web/dist/server/index.js` (production, port 0) over the given roots (`env` adds
+ * or overrides variables, e.g. MCP_HTTP_TOKEN); resolves with
  * `{ child, base, stop }` once it prints its URL. `startupMs` is spawn → URL printed.
  */
-export function startWebServer(repoRoot, { projectRoot, generatedAssets, dataDir }) {
+export function startWebServer(repoRoot, { projectRoot, generatedAssets, dataDir, env: extraEnv = {} }) {
   const web = path.join(repoRoot, "apps/web");
   const entry = path.join(web, "dist/server/index.js");
   if (!existsSync(entry) || !existsSync(path.join(web, ".next/BUILD_ID"))) {
@@ -33,6 +34,7 @@ export function startWebServer(repoRoot, { projectRoot, generatedAssets, dataDir
     GENERATED_ASSETS: generatedAssets,
     TEXTIDE_DATA_DIR: dataDir,
     TEXTIDE_MODEL: "offline",
+    ...extraEnv,
   });
   const t0 = performance.now();
   const child = spawn(process.execPath, [entry], { cwd: web, env, stdio: ["ignore", "pipe", "pipe"] });

@@ -1,0 +1,278 @@
+// load: the production web server under many clients at once. (a) chat clients over socket.io, each
+// asking the offline planner for the planets pie chart (agent → bundled MCP server → exec runners);
+// (b) MCP clients over Streamable HTTP reading files from the server's endpoint for external clients.
+import { randomBytes } from "node:crypto";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { io } from "socket.io-client";
+import { p50, p99 } from "../lib/stats.mjs";
+import { now } from "../lib/timing.mjs";
+import { startWebServer } from "../lib/web-server.mjs";
+
+export const name = "load";
+export const description =
+  "The production web server (`apps/web/dist/server/index.js`, offline planner, as `npm start` runs it) on a " +
+  "temp copy of `project_root`, under many clients at once: (a) chat clients over socket.io (websocket), " +
+  "each sending `agent/run` “pie chart of the largest planets from planets.xlsx” in a new thread, all at " +
+  "once per round, timed from the emit to that run's `final` event on the client's own socket; (b) MCP " +
+  "clients (SDK v2, Streamable HTTP, bearer token) reading files from the server's MCP endpoint for external " +
+  "clients for a fixed time, each with one call in flight. No anchor: nothing else serves this app.";
+
+const FULL = { chatClients: 50, rounds: 3, mcpClients: 200, mcpSeconds: 30 };
+const QUICK = { chatClients: 10, rounds: 1, mcpClients: 40, mcpSeconds: 5 };
+const PROMPT = "pie chart of the largest planets from planets.xlsx";
+const CHART = "generated_assets/largest-planets-pie.png";
+const RUN_TIMEOUT_MS = 120_000;
+/** Files the MCP clients read in turn (small text and table files of the sample workspace). */
+const READ_EXTENSIONS = new Set([".md", ".csv", ".tsv", ".json", ".txt"]);
+
+export async function run(ctx) {
+  const n = ctx.quick ? QUICK : FULL;
+  const tmp = await mkdtemp(path.join(os.tmpdir(), "textide-bench-load-"));
+  let server;
+  try {
+    const projectRoot = path.join(tmp, "project_root");
+    const generatedAssets = path.join(tmp, "generated_assets");
+    const dataDir = path.join(tmp, "data");
+    await cp(path.join(ctx.repoRoot, "project_root"), projectRoot, { recursive: true });
+    await mkdir(generatedAssets);
+    await mkdir(dataDir);
+    const token = randomBytes(24).toString("base64url");
+    server = await startWebServer(ctx.repoRoot, {
+      projectRoot,
+      generatedAssets,
+      dataDir,
+      env: { MCP_HTTP_TOKEN: token },
+    });
+    ctx.log(`web server up in ${Math.round(server.startupMs)} ms at ${server.base}`);
+    const mcpUrl = await waitForOutput(server, /\(Streamable HTTP\) for external clients: (http:\/\/\S+)/, 30_000);
+
+    const chat = await chatLoad(ctx, server.base, n);
+    const execQueue = await auditQueueTimes(path.join(dataDir, "exec-audit.jsonl"));
+    const files = await readableFiles(projectRoot);
+    const mcp = await mcpLoad(ctx, mcpUrl, token, files, n);
+
+    const total = n.chatClients * n.rounds;
+    ctx.note(
+      `Chat: ${n.chatClients} socket.io clients connected before the first round; ${n.rounds} rounds, each ` +
+        `starting all ${n.chatClients} requests at once and waiting for all of them (${total} requests). One ` +
+        `uncounted request first (it took ${Math.round(chat.warmupMs)} ms: the bundled MCP server's spawn and ` +
+        `its first runner). Each request counts as completed only with stopReason "done", ${CHART} among the ` +
+        `run's outputs and an answer naming Jupiter; anything else (an error event, another stop reason, no ` +
+        `final within ${RUN_TIMEOUT_MS / 1000} s) is a failure. Every socket receives every run's events (the ` +
+        `server broadcasts \`agent/event\`), as every open window of the app does.`,
+    );
+    ctx.note(
+      `Per round (p50 / max): ${chat.perRound.map((r) => `${fmtMs(r.p50)} / ${fmtMs(r.max)}`).join("; ")}. ` +
+        `exec_run_js calls in the audit log: ${execQueue.count}; their queueMs (waiting for a free runner of the ` +
+        `bundled server's pool) p50 ${fmtMs(execQueue.p50)}, p99 ${fmtMs(execQueue.p99)}, max ${fmtMs(execQueue.max)}; ` +
+        `that pool has the default size, max(2, min(4, cores)) = ${Math.max(2, Math.min(4, os.availableParallelism()))} runners here.`,
+    );
+    ctx.note(
+      `MCP: ${n.mcpClients} clients (\`new Client()\` defaults, negotiated protocol ${mcp.protocol}) connected ` +
+        `first (${fmtMs(mcp.connectMs)} for all, ${mcp.connectErrors} failed), then each called \`fs_read_file\` ` +
+        `in a loop for ${n.mcpSeconds} s over ${files.length} sample files (${files.slice(0, 4).join(", ")}, …); ` +
+        `a call counts as an error when it throws, returns isError, or does not return the whole file it was asked for. ` +
+        `Rate = completed calls ÷ the ${n.mcpSeconds} s.` +
+        (mcp.firstError ? ` First error: ${mcp.firstError}` : ""),
+    );
+    if (chat.firstFailure) ctx.note(`First chat failure: ${chat.firstFailure}`);
+
+    return [
+      {
+        metric: `chat requests completed (${n.chatClients} clients × ${n.rounds} rounds)`,
+        textide: `${chat.completed} / ${total}`,
+        target: `${total} / ${total}`,
+        pass: chat.completed === total,
+      },
+      {
+        metric: `chat request latency, emit → final, p50 (n=${chat.samples.length})`,
+        textide: p50(chat.samples),
+        unit: "ms",
+        target: "≤ 1,500 ms",
+        pass: p50(chat.samples) <= 1500,
+      },
+      { metric: "  p99", textide: p99(chat.samples), unit: "ms" },
+      { metric: "  max", textide: Math.max(...chat.samples), unit: "ms" },
+      { metric: "  throughput (completed ÷ wall time of the rounds)", textide: chat.rate, unit: "requests/s" },
+      { metric: "  exec_run_js queueMs in the bundled server, p50", textide: execQueue.p50, unit: "ms" },
+      {
+        metric: `MCP Streamable HTTP reads, ${n.mcpClients} clients for ${n.mcpSeconds} s: errors`,
+        textide: mcp.errors + mcp.connectErrors,
+        target: "0",
+        pass: mcp.errors + mcp.connectErrors === 0,
+      },
+      { metric: "  completed reads", textide: mcp.ok },
+      { metric: "  rate", textide: mcp.ok / n.mcpSeconds, unit: "reads/s" },
+      { metric: "  latency p50", textide: p50(mcp.samples), unit: "ms" },
+      { metric: "  latency p99", textide: p99(mcp.samples), unit: "ms" },
+    ];
+  } finally {
+    await server?.stop();
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+const fmtMs = (ms) => (Number.isFinite(ms) ? `${Math.round(ms).toLocaleString("en-US")} ms` : "n/a");
+
+function waitForOutput(server, re, timeoutMs) {
+  const t0 = now();
+  return new Promise((resolve, reject) => {
+    const poll = () => {
+      const m = re.exec(server.output());
+      if (m) return resolve(m[1]);
+      if (now() - t0 > timeoutMs) return reject(new Error(`no ${re} in the server output:\n${server.output()}`));
+      setTimeout(poll, 50);
+    };
+    poll();
+  });
+}
+
+function connectSocket(base) {
+  const socket = io(base, { transports: ["websocket"], reconnection: false, forceNew: true });
+  return new Promise((resolve, reject) => {
+    socket.once("connect", () => resolve(socket));
+    socket.once("connect_error", reject);
+  });
+}
+
+/** One chat request on `socket`: resolves with its latency, or rejects with why it failed. */
+function chatRequest(socket) {
+  return new Promise((resolve, reject) => {
+    const t0 = now();
+    let runId;
+    const early = [];
+    const finish = (err, ms) => {
+      clearTimeout(timer);
+      socket.off("agent/event", onEvent);
+      if (err) reject(err);
+      else resolve(ms);
+    };
+    const check = (e) => {
+      if (e.runId !== runId) return;
+      if (e.type === "error") finish(new Error(`error event ${e.code}: ${e.message}`));
+      if (e.type !== "final") return;
+      const ms = now() - t0;
+      if (e.stopReason !== "done") finish(new Error(`stopReason ${e.stopReason}: ${e.text.slice(0, 200)}`));
+      else if (!e.outputs.includes(CHART)) finish(new Error(`outputs ${JSON.stringify(e.outputs)}`));
+      else if (!/Jupiter/.test(e.text)) finish(new Error(`answer without Jupiter: ${e.text.slice(0, 200)}`));
+      else finish(undefined, ms);
+    };
+    // Events may arrive before the ack that names the run: keep them until then.
+    const onEvent = (e) => (runId === undefined ? early.push(e) : check(e));
+    socket.on("agent/event", onEvent);
+    const timer = setTimeout(() => finish(new Error(`no final within ${RUN_TIMEOUT_MS} ms`)), RUN_TIMEOUT_MS);
+    socket.emit("agent/run", { text: PROMPT }, (reply) => {
+      if (!reply?.ok) return finish(new Error(`agent/run refused: ${JSON.stringify(reply?.error)}`));
+      runId = reply.data.runId;
+      for (const e of early.splice(0)) check(e);
+    });
+  });
+}
+
+async function chatLoad(ctx, base, n) {
+  const sockets = await Promise.all(Array.from({ length: n.chatClients }, () => connectSocket(base)));
+  try {
+    const w0 = now();
+    await chatRequest(sockets[0]);
+    const warmupMs = now() - w0;
+    const samples = [];
+    const perRound = [];
+    let completed = 0;
+    let firstFailure;
+    let wall = 0;
+    for (let round = 0; round < n.rounds; round++) {
+      const r0 = now();
+      const results = await Promise.allSettled(sockets.map((s) => chatRequest(s)));
+      wall += now() - r0;
+      const ok = results.filter((r) => r.status === "fulfilled").map((r) => r.value);
+      const failed = results.filter((r) => r.status === "rejected");
+      firstFailure ??= failed[0]?.reason?.message;
+      samples.push(...ok);
+      completed += ok.length;
+      perRound.push({ p50: p50(ok), max: Math.max(...ok) });
+      ctx.log(
+        `round ${round + 1}: ${ok.length}/${sockets.length} completed, p50 ${fmtMs(p50(ok))}, max ${fmtMs(Math.max(...ok))}`,
+      );
+    }
+    return { samples, perRound, completed, firstFailure, warmupMs, rate: completed / (wall / 1000) };
+  } finally {
+    for (const s of sockets) s.close();
+  }
+}
+
+async function auditQueueTimes(file) {
+  const lines = (await readFile(file, "utf8").catch(() => "")).split("\n").filter(Boolean);
+  const q = lines.map((l) => JSON.parse(l).timings?.queueMs).filter((v) => typeof v === "number");
+  return { count: q.length, p50: p50(q), p99: p99(q), max: q.length ? Math.max(...q) : NaN };
+}
+
+/** Workspace paths of the sample's small text files. */
+async function readableFiles(projectRoot) {
+  const out = [];
+  const walk = async (dir, rel) => {
+    for (const e of await readdir(dir, { withFileTypes: true })) {
+      const p = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) await walk(path.join(dir, e.name), p);
+      else if (e.isFile() && READ_EXTENSIONS.has(path.extname(e.name))) out.push(p);
+    }
+  };
+  await walk(projectRoot, "");
+  return out.sort();
+}
+
+async function mcpLoad(ctx, url, token, files, n) {
+  const clients = [];
+  let connectErrors = 0;
+  let firstError;
+  const c0 = now();
+  await Promise.all(
+    Array.from({ length: n.mcpClients }, async (_, i) => {
+      const client = new Client({ name: `bench-load-${i}`, version: "0.0.0" });
+      try {
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(url), {
+            requestInit: { headers: { authorization: `Bearer ${token}` } },
+          }),
+        );
+        clients.push(client);
+      } catch (err) {
+        connectErrors++;
+        firstError ??= `connect: ${err.message}`;
+      }
+    }),
+  );
+  const connectMs = now() - c0;
+  ctx.log(`${clients.length} MCP clients connected in ${fmtMs(connectMs)}`);
+  const protocol = clients[0]?.getNegotiatedProtocolVersion?.() ?? "unknown";
+
+  const samples = [];
+  let ok = 0;
+  let errors = 0;
+  const deadline = now() + n.mcpSeconds * 1000;
+  await Promise.all(
+    clients.map(async (client, i) => {
+      for (let k = i; now() < deadline; k++) {
+        const file = files[k % files.length];
+        const t0 = now();
+        try {
+          const res = await client.callTool({ name: "fs_read_file", arguments: { path: file } }, { timeout: 60_000 });
+          const meta = res.structuredContent;
+          if (res.isError || meta?.path !== file || meta.truncated !== false || meta.bytesRead !== meta.size) {
+            throw new Error(`bad answer for ${file}: ${(res.content?.[0]?.text ?? "").slice(0, 200)}`);
+          }
+          samples.push(now() - t0);
+          ok++;
+        } catch (err) {
+          errors++;
+          firstError ??= err.message;
+        }
+      }
+    }),
+  );
+  ctx.log(`${ok} reads, ${errors} errors`);
+  await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+  return { ok, errors, samples, connectErrors, connectMs, firstError, protocol };
+}
