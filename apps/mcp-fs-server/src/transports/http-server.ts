@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import type { ServerConfig } from "../config.js";
 import type { FsServer } from "../server.js";
 import { createHttpHandler, type HttpHandler } from "./http.js";
+import { MAX_MESSAGE_BYTES } from "./limits.js";
+import type { SessionLimits } from "./session-table.js";
 
 export interface RunningHttpServer {
   url: string;
@@ -17,16 +19,25 @@ export interface RunningHttpServer {
 /** Serves Streamable HTTP on node:http; generates a token when none was configured. */
 export async function runHttp(
   fs: FsServer,
-  config: Pick<ServerConfig, "host" | "port" | "token" | "noAuth" | "allowedHosts" | "sessionIdleMs">,
+  config: Pick<ServerConfig, "host" | "port" | "token" | "noAuth" | "allowedHosts" | "sessionIdleMs"> & {
+    sessionLimits?: SessionLimits;
+  },
 ): Promise<RunningHttpServer> {
   const token = config.noAuth ? undefined : (config.token ?? randomBytes(24).toString("base64url"));
   const handler = createHttpHandler(fs, {
     token,
     allowedHosts: config.allowedHosts,
     sessionIdleMs: config.sessionIdleMs,
+    sessionLimits: config.sessionLimits,
   });
-  const nodeHandler = toNodeHandler(handler);
-  const server = createServer((req, res) => void nodeHandler(req, res));
+  const nodeHandler = toNodeHandler(handler, { maxRequestBodySize: MAX_MESSAGE_BYTES });
+  const server = createServer((req, res) => {
+    // toNodeHandler reads the whole body before the handler sees the request, so the checks that
+    // need only headers run first: a caller without the token cannot make us read 28 MiB.
+    const refusal = handler.check(req.url ?? "/", (name) => headerOf(req, name));
+    if (refusal) void refuse(res, refusal);
+    else void nodeHandler(req, res);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, config.host, () => resolve());
@@ -46,4 +57,20 @@ export async function runHttp(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+function headerOf(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(", ") : (value ?? null);
+}
+
+/** Sends a refusal and closes the connection: the body, if any, is never read. */
+async function refuse(res: ServerResponse, response: Response): Promise<void> {
+  const body = Buffer.from(await response.arrayBuffer());
+  res.writeHead(response.status, {
+    ...Object.fromEntries(response.headers),
+    "content-length": body.length,
+    connection: "close",
+  });
+  res.end(body);
 }

@@ -9,6 +9,11 @@ import {
   type McpServer,
 } from "@modelcontextprotocol/server";
 import type { FsServer } from "../server.js";
+import { MAX_MESSAGE_BYTES } from "./limits.js";
+import { SessionTable, type SessionLimits } from "./session-table.js";
+
+/** Defaults: a session takes about 33 KB, so these bound them to about 2 MB per token and 8 MB in all. */
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { perToken: 64, total: 256 };
 
 export interface HttpHandlerOptions {
   /** Required bearer token; undefined disables the check (loopback-only, see config). */
@@ -17,10 +22,21 @@ export interface HttpHandlerOptions {
   allowedHosts: string[];
   /** A 2025-11-25 session idle for longer than this is closed. */
   sessionIdleMs: number;
+  /** Open 2025-11-25 sessions at most; past them the least recently used one is closed. */
+  sessionLimits?: SessionLimits;
   path?: string;
 }
 
+/** One header by lower-case name, as `Headers.get` answers it. */
+export type HeaderLookup = (name: string) => string | null;
+
 export interface HttpHandler {
+  /**
+   * Request target, Host, Origin and bearer token: the refusal to send, or undefined to go on. Needs
+   * only the target and headers, so a server can run it before reading any of the body.
+   */
+  check(target: string, header: HeaderLookup): Response | undefined;
+  /** Runs {@link check}, then serves the request. */
   fetch(request: Request): Promise<Response>;
   /** Open 2025-11-25 sessions (for tests and logs). */
   sessionCount(): number;
@@ -30,60 +46,89 @@ export interface HttpHandler {
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   server: McpServer | { close(): Promise<void> };
-  lastSeen: number;
 }
 
 /**
  * Streamable HTTP for both protocol revisions on one endpoint: 2026-07-28 requests go to the
  * SDK's stateless per-request handler; 2025-11-25 traffic gets sessionful transports keyed by
- * `Mcp-Session-Id` (unknown ids: 404; idle ones reaped). Host, Origin and bearer token are
- * checked before anything else.
+ * `Mcp-Session-Id` (unknown ids: 404; idle ones reaped; capped per token and in total). Target,
+ * Host, Origin and bearer token are checked before anything else.
  */
 export function createHttpHandler(fs: FsServer, opts: HttpHandlerOptions): HttpHandler {
   const endpoint = opts.path ?? "/mcp";
   const allowed = [...localhostAllowedHostnames(), ...opts.allowedHosts];
-  const sessions = new Map<string, Session>();
+  const sessions = new SessionTable<Session>(opts.sessionLimits ?? DEFAULT_SESSION_LIMITS);
   const log = fs.ctx.log;
   const modern = createMcpHandler(fs.factory, {
     legacy: "reject",
+    maxRequestBodySize: MAX_MESSAGE_BYTES,
     onerror: (err) => log.debug({ err: err.message }, "modern request rejected"),
   });
 
   const reaper = setInterval(() => reapIdle(), Math.min(opts.sessionIdleMs / 2, 60_000));
   reaper.unref();
 
+  function end(session: Session): void {
+    void session.transport.close();
+    void session.server.close();
+  }
+
   function reapIdle(now = Date.now()): void {
-    for (const [id, s] of sessions) {
-      if (now - s.lastSeen > opts.sessionIdleMs) {
-        sessions.delete(id);
-        void s.transport.close();
-        void s.server.close();
-        log.info({ sessionId: id }, "idle MCP session closed");
-      }
+    for (const [id, s] of sessions.takeIdle(now - opts.sessionIdleMs)) {
+      end(s);
+      log.info({ sessionId: id }, "idle MCP session closed");
     }
+  }
+
+  function check(target: string, header: HeaderLookup): Response | undefined {
+    // Origin-form only: an absolute-form target (`POST http://elsewhere/mcp`) is for proxies.
+    if (!target.startsWith("/") || target.startsWith("//")) {
+      return jsonRpcError(400, -32000, `Bad Request: the request target must be a path such as ${endpoint}.`);
+    }
+    const pathname = target.split("?", 1)[0];
+    if (pathname !== endpoint) return new Response("Not found. The MCP endpoint is " + endpoint, { status: 404 });
+    const host = validateHostHeader(header("host"), allowed);
+    if (!host.ok)
+      return jsonRpcError(403, -32000, `Forbidden: Host header not allowed (${host.message ?? "invalid"}).`);
+    const origin = validateOriginHeader(header("origin"), allowed);
+    if (!origin.ok) return jsonRpcError(403, -32000, "Forbidden: Origin not allowed.");
+    if (opts.token !== undefined && !bearerMatches(header("authorization"), opts.token)) {
+      return jsonRpcError(
+        401,
+        -32000,
+        "Unauthorized: send `Authorization: Bearer <token>` (printed when the server started).",
+        { "www-authenticate": 'Bearer realm="textide-mcp"' },
+      );
+    }
+    return undefined;
   }
 
   async function legacy(request: Request): Promise<Response> {
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId) {
-      const session = sessions.get(sessionId);
+      const session = sessions.touch(sessionId);
       if (!session)
         return jsonRpcError(
           404,
           -32001,
-          "Session not found: it expired or never existed. Start a new session with initialize.",
+          "Session not found: it expired, was closed to make room for newer sessions, or never existed. Start a new session with initialize.",
         );
-      session.lastSeen = Date.now();
       return session.transport.handleRequest(request);
     }
     if (request.method !== "POST") {
       return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required.");
     }
+    // Only one token is configured today; keying by it keeps the per-token cap right if that changes.
+    const tokenKey = opts.token ?? "";
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      maxRequestBodySize: MAX_MESSAGE_BYTES,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, lastSeen: Date.now() });
-        log.info({ sessionId: id }, "MCP session opened");
+        for (const [oldId, old] of sessions.add(id, tokenKey, { transport, server })) {
+          end(old);
+          log.info({ sessionId: oldId }, "MCP session closed to stay within the session limit");
+        }
+        log.info({ sessionId: id, sessions: sessions.size }, "MCP session opened");
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
@@ -92,31 +137,22 @@ export function createHttpHandler(fs: FsServer, opts: HttpHandlerOptions): HttpH
     });
     const server = await fs.factory({ era: "legacy", requestInfo: request });
     await server.connect(transport);
-    // A POST without a session that is not `initialize` is answered 400 by the transport itself.
-    return transport.handleRequest(request);
+    // A POST without a session that is not `initialize` is answered 400 by the transport itself;
+    // its server then serves nobody and is closed at once instead of waiting for the collector.
+    const response = await transport.handleRequest(request);
+    if (transport.sessionId === undefined) end({ transport, server });
+    return response;
   }
 
   return {
+    check,
     async fetch(request) {
       const url = new URL(request.url);
-      if (url.pathname !== endpoint) return new Response("Not found. The MCP endpoint is " + endpoint, { status: 404 });
-      const host = validateHostHeader(request.headers.get("host"), allowed);
-      if (!host.ok)
-        return jsonRpcError(403, -32000, `Forbidden: Host header not allowed (${host.message ?? "invalid"}).`);
-      const origin = validateOriginHeader(request.headers.get("origin"), allowed);
-      if (!origin.ok) return jsonRpcError(403, -32000, "Forbidden: Origin not allowed.");
-      if (opts.token !== undefined && !bearerMatches(request.headers.get("authorization"), opts.token)) {
-        return jsonRpcError(
-          401,
-          -32000,
-          "Unauthorized: send `Authorization: Bearer <token>` (printed when the server started).",
-          {
-            "www-authenticate": 'Bearer realm="textide-mcp"',
-          },
-        );
-      }
+      const refusal = check(url.pathname + url.search, (name) => request.headers.get(name));
+      if (refusal) return refusal;
       try {
-        return (await isLegacyRequest(request)) ? await legacy(request) : await modern.fetch(request);
+        const isLegacy = await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_MESSAGE_BYTES });
+        return isLegacy ? await legacy(request) : await modern.fetch(request);
       } catch (err) {
         log.error({ err }, "HTTP request failed");
         return jsonRpcError(500, -32603, "Internal server error.");
