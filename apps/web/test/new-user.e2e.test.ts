@@ -3,7 +3,7 @@
  * meant for users, and the editor's edge cases, in a real browser against the production build with the
  * offline planner.
  */
-import { copyFile } from "node:fs/promises";
+import { copyFile, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { crc32, deflateSync } from "node:zlib";
 import type { Page } from "playwright-core";
@@ -18,7 +18,7 @@ import {
   type IdePage,
   type IdeRun,
 } from "./browser-harness.js";
-import { css, decodedImageWidth, ide, imageLoaded } from "./ide-selectors.js";
+import { css, decodedImageWidth, editorShows, ide, imageLoaded } from "./ide-selectors.js";
 
 if (browserSkipReason) console.warn(`[new-user.e2e] skipped: ${browserSkipReason}`);
 
@@ -72,8 +72,11 @@ describe.skipIf(browserSkipReason !== undefined)("the IDE as a new user meets it
 
   beforeAll(async () => {
     run = await startIde({
-      prepare: (w) =>
-        copyFile(path.join(REPO, "project_root/data/planets.xlsx"), path.join(w.project, "data/planets.xlsx")),
+      prepare: async (w) => {
+        await copyFile(path.join(REPO, "project_root/data/planets.xlsx"), path.join(w.project, "data/planets.xlsx"));
+        await writeFile(path.join(w.project, "notes/keep.txt"), "kept line\n");
+        await writeFile(path.join(w.project, "notes/draft.txt"), "first draft\n");
+      },
     });
     page = run.page;
   }, 60_000);
@@ -207,5 +210,45 @@ describe.skipIf(browserSkipReason !== undefined)("the IDE as a new user meets it
     expect(await note.textContent()).toContain("does not exist");
     expect(await note.textContent()).not.toContain("fs_");
     await page.unroute(`**/api/file?path=${encodeURIComponent(gone)}`);
+  }, 60_000);
+
+  /** Opens a text file from the tree and types a line at its end (the tab then shows unsaved edits). */
+  async function editTextFile(p: string, first: string, line: string): Promise<void> {
+    await page.click(css.treeRow(p));
+    await page.waitForFunction(editorShows(p, first), undefined, { timeout: 15_000 });
+    await page.click(css.panelEditorLines(p));
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type(line);
+    await expect.poll(() => page.textContent(css.saveStatus(p))).toContain("unsaved");
+  }
+
+  it("Reload from disk replaces the unsaved text, even when the disk text did not change", async () => {
+    const p = "notes/keep.txt";
+    await editTextFile(p, "kept line", "my unsaved edit");
+    // Rewritten with the same text: a new etag, so the save conflicts, but the text on disk is as loaded.
+    await writeAtomic(path.join(run.ws.project, p), "kept line\n");
+    await page.keyboard.press("Control+s");
+    const ui = ide(page);
+    await ui.conflictDialog.waitFor({ timeout: 10_000 });
+    await ui.reloadFromDisk(ui.conflictDialog).click();
+    await ui.conflictDialog.waitFor({ state: "hidden", timeout: 5_000 });
+    await expect.poll(() => page.evaluate(editorShows(p, "my unsaved edit")), { timeout: 10_000 }).toBe(false);
+    expect(await page.evaluate(editorShows(p, "kept line"))).toBe(true);
+    await expect.poll(() => page.textContent(css.saveStatus(p))).not.toContain("unsaved");
+  }, 60_000);
+
+  it("saving a file deleted on disk says it was deleted and offers to recreate it", async () => {
+    const p = "notes/draft.txt";
+    const file = path.join(run.ws.project, p);
+    await editTextFile(p, "first draft", " and more");
+    await rm(file);
+    await page.keyboard.press("Control+s");
+    const dialog = page.getByRole("dialog", { name: "File deleted on disk" });
+    await dialog.waitFor({ timeout: 10_000 });
+    expect(await dialog.textContent()).toContain("was deleted");
+    expect(await dialog.textContent()).not.toContain("modified by something else");
+    await dialog.getByRole("button", { name: "Recreate file" }).click();
+    await expect.poll(() => readFile(file, "utf8").catch(() => ""), { timeout: 10_000 }).toBe("first draft\n and more");
+    await page.waitForSelector(`${css.saveStatus(p)}[data-status="saved"]`, { timeout: 5_000 });
   }, 60_000);
 });

@@ -7,8 +7,10 @@ import { monaco } from "./monaco-setup";
 export interface CodeEditorProps {
   path: string;
   language: string;
-  /** The text on disk: the editor is uncontrolled and only resets when this changes (load, reload). */
+  /** The text on disk: the editor is uncontrolled and resets to it when this or `revision` changes. */
   value: string;
+  /** Bumped on every load from disk, so a reload resets the editor even when the disk text is unchanged. */
+  revision: number;
   /** The text shown on mount (unsaved edits survive a remount). */
   initialValue: string;
   theme: "light" | "dark";
@@ -22,6 +24,7 @@ export default function CodeEditor({
   path,
   language,
   value,
+  revision,
   initialValue,
   theme,
   line,
@@ -36,7 +39,7 @@ export default function CodeEditor({
   useEffect(() => {
     const editor = editorRef.current;
     if (editor && editor.getValue() !== value) editor.setValue(value);
-  }, [value]);
+  }, [value, revision]);
   useEffect(() => {
     const editor = editorRef.current;
     if (editor && line) {

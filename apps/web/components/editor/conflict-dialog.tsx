@@ -15,6 +15,8 @@ export interface ConflictDialogProps {
   mine: string;
   language: string;
   theme: "light" | "dark";
+  /** The file is gone from disk (rather than changed): the choice is to recreate it or not. */
+  deleted?: boolean;
   onReload: () => void;
   onOverwrite: () => void;
   onCancel: () => void;
@@ -23,12 +25,16 @@ export interface ConflictDialogProps {
 type Compare =
   { kind: "off" } | { kind: "loading" } | { kind: "ready"; disk: string } | { kind: "error"; message: string };
 
-/** Shown when a save hits 409: the file changed on disk since it was opened. Compare shows the diff. */
+/**
+ * Shown when a save hits 409: the file changed on disk since it was opened (Compare shows the diff), or it
+ * was deleted there (offer to recreate it).
+ */
 export function ConflictDialog({
   path,
   mine,
   language,
   theme,
+  deleted = false,
   onReload,
   onOverwrite,
   onCancel,
@@ -47,6 +53,24 @@ export function ConflictDialog({
     );
   };
   const comparing = compare.kind !== "off";
+  if (deleted)
+    return (
+      <dialog ref={ref} className="dialog" onCancel={onCancel} aria-labelledby="conflict-title">
+        <h2 id="conflict-title">File deleted on disk</h2>
+        <p>
+          <code>{path}</code> was deleted on disk since you opened it. Your text is still here: recreate the file with
+          it, or cancel and copy what you need.
+        </p>
+        <div className="dialog-actions">
+          <button type="button" onClick={onOverwrite} title="Save your text as a new file at this path">
+            Recreate file
+          </button>
+          <button type="button" onClick={onCancel} autoFocus>
+            Cancel
+          </button>
+        </div>
+      </dialog>
+    );
   return (
     <dialog
       ref={ref}

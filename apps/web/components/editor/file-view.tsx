@@ -45,6 +45,8 @@ export interface FileViewProps {
 interface Loaded {
   content: string;
   etag: string;
+  /** Counts loads from disk (the editor resets on each, even to the same text). */
+  revision: number;
 }
 
 type Status = { kind: "idle" } | { kind: "saving" } | { kind: "saved" } | { kind: "error"; message: string };
@@ -56,7 +58,8 @@ export function FileView({ path, version, line, theme, onDirtyChange, onOpen }: 
   const [error, setError] = useState<string>();
   const [draft, setDraft] = useState<string>();
   const [status, setStatus] = useState<Status>({ kind: "idle" });
-  const [conflict, setConflict] = useState(false);
+  /** A save was refused: the file changed on disk, or was deleted there. */
+  const [conflict, setConflict] = useState<"changed" | "deleted">();
   const [showSource, setShowSource] = useState(false);
   // A request to open at a line (system_open_file, a search hit) is about the source, not the rendering.
   useEffect(() => {
@@ -69,7 +72,7 @@ export function FileView({ path, version, line, theme, onDirtyChange, onOpen }: 
   const load = useCallback(async () => {
     try {
       const f = await fetchFile(path);
-      setLoaded({ content: f.content, etag: f.etag });
+      setLoaded((prev) => ({ content: f.content, etag: f.etag, revision: (prev?.revision ?? 0) + 1 }));
       setDraft(undefined);
       setError(undefined);
     } catch (err) {
@@ -92,13 +95,14 @@ export function FileView({ path, version, line, theme, onDirtyChange, onOpen }: 
       setStatus({ kind: "saving" });
       try {
         const r = await saveFile(path, content, force ? undefined : loaded.etag);
-        setLoaded({ content, etag: r.etag });
+        setLoaded((prev) => ({ content, etag: r.etag, revision: prev?.revision ?? 0 }));
         setDraft(undefined);
         setStatus({ kind: "saved" });
       } catch (err) {
         if (err instanceof ApiError && err.status === 409) {
           setStatus({ kind: "idle" });
-          setConflict(true);
+          // No current etag: there is no file on disk any more.
+          setConflict(err.details.deleted === true || err.details.currentEtag === null ? "deleted" : "changed");
         } else setStatus({ kind: "error", message: err instanceof Error ? err.message : String(err) });
       }
     },
@@ -160,6 +164,7 @@ export function FileView({ path, version, line, theme, onDirtyChange, onOpen }: 
             path={path}
             language={languageOf(path)}
             value={loaded.content}
+            revision={loaded.revision}
             initialValue={text}
             theme={theme}
             line={line}
@@ -174,15 +179,16 @@ export function FileView({ path, version, line, theme, onDirtyChange, onOpen }: 
           mine={text}
           language={languageOf(path)}
           theme={theme}
+          deleted={conflict === "deleted"}
           onReload={() => {
-            setConflict(false);
+            setConflict(undefined);
             void load();
           }}
           onOverwrite={() => {
-            setConflict(false);
+            setConflict(undefined);
             void save(true);
           }}
-          onCancel={() => setConflict(false)}
+          onCancel={() => setConflict(undefined)}
         />
       ) : null}
     </div>
