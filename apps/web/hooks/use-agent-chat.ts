@@ -87,15 +87,18 @@ export function useAgentChat(options: { approvals: boolean; onSettled?: () => vo
       case "approval_required":
         push({ kind: "approval", id: e.callId, name: e.name, args: e.args });
         break;
-      case "final":
+      case "final": {
+        // A stopped run ends with one note ("Stopped."), not also the agent's "Cancelled." text.
+        const text =
+          e.stopReason === "cancelled" ? e.text.replace(/(?:^|\n\n)\(cancelled\)$|^Cancelled\.$/, "") : e.text;
         // A run paused for approval has no answer yet: its approval card says what waits.
         if (e.stopReason !== "awaiting_approval")
           setItems((prev) => {
             const last = prev[prev.length - 1];
             if (last?.kind === "assistant" && last.runId === e.runId)
-              return [...prev.slice(0, -1), { ...last, text: e.text || last.text, outputs: e.outputs }];
-            if (e.text === "" && e.outputs.length === 0) return prev;
-            return [...prev, { kind: "assistant", id: nextId(), runId: e.runId, text: e.text, outputs: e.outputs }];
+              return [...prev.slice(0, -1), { ...last, text: text || last.text, outputs: e.outputs }];
+            if (text === "" && e.outputs.length === 0) return prev;
+            return [...prev, { kind: "assistant", id: nextId(), runId: e.runId, text, outputs: e.outputs }];
           });
         if (e.stopReason === "cancelled") push({ kind: "note", id: nextId(), text: "Stopped." });
         if (e.stopReason === "recursion_limit") push({ kind: "note", id: nextId(), text: "Stopped: step limit." });
@@ -104,6 +107,7 @@ export function useAgentChat(options: { approvals: boolean; onSettled?: () => vo
         setRunId(undefined);
         settledRef.current?.();
         break;
+      }
       case "error":
         setItems(settleTools);
         push({ kind: "error", id: nextId(), message: `${e.message} (${e.code})` });

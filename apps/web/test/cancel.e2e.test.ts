@@ -67,6 +67,8 @@ describe.skipIf(browserSkipReason !== undefined)("Stop cancels a running request
     await ui.stop.click();
     await page.waitForSelector(css.chatNote, { timeout: 10_000 });
     expect(await page.textContent(css.chatNote)).toContain("Stopped");
+    // One message says so, not two ("Cancelled." from the agent and "Stopped." from the chat).
+    expect(await ide(page).chat.textContent()).not.toContain("Cancelled.");
     await ui.stop.waitFor({ state: "detached", timeout: 5_000 });
     expect(Date.now() - stopped).toBeLessThan(SPIN_TIMEOUT_MS / 3);
     // The interrupted call's card says so instead of spinning forever.

@@ -76,6 +76,7 @@ describe.skipIf(browserSkipReason !== undefined)("the IDE as a new user meets it
         await copyFile(path.join(REPO, "project_root/data/planets.xlsx"), path.join(w.project, "data/planets.xlsx"));
         await writeFile(path.join(w.project, "notes/keep.txt"), "kept line\n");
         await writeFile(path.join(w.project, "notes/draft.txt"), "first draft\n");
+        await writeFile(path.join(w.assets, ".gitkeep"), "");
       },
     });
     page = run.page;
@@ -251,4 +252,19 @@ describe.skipIf(browserSkipReason !== undefined)("the IDE as a new user meets it
     await expect.poll(() => readFile(file, "utf8").catch(() => ""), { timeout: 10_000 }).toBe("first draft\n and more");
     await page.waitForSelector(`${css.saveStatus(p)}[data-status="saved"]`, { timeout: 5_000 });
   }, 60_000);
+
+  it("quick open counts one file as 1 file; a .gitkeep among the outputs has no 'gen' badge", async () => {
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Control+p");
+    await page.waitForSelector(".qo-input", { timeout: 5_000 });
+    await page.keyboard.type("observing-log.md");
+    await expect.poll(() => page.textContent(".qo-foot")).toMatch(/^\d/);
+    expect(await page.textContent(".qo-foot")).toBe("1 file");
+    await page.keyboard.press("Escape");
+
+    const badge = (p: string): string => `${css.treeRow(p)} .tree-badge`;
+    await page.waitForSelector(css.treeRow("generated_assets/.gitkeep"), { timeout: 10_000 });
+    await page.waitForSelector(badge("generated_assets/pixels.png"), { timeout: 10_000 });
+    expect(await page.locator(badge("generated_assets/.gitkeep")).count()).toBe(0);
+  }, 30_000);
 });

@@ -148,7 +148,7 @@ export function QuickOpen({ onOpen }: { onOpen: (path: string) => void }): React
               ? query === ""
                 ? "Type to search every file in project_root and generated_assets."
                 : "No matching files."
-              : `${hits.length}${truncated ? "+" : ""} files`)}
+              : `${hits.length}${truncated ? "+" : ""} ${hits.length === 1 && !truncated ? "file" : "files"}`)}
         </div>
       </div>
     </div>
