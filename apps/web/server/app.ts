@@ -48,6 +48,10 @@ const DEFAULT_UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
 export function createWebServer({ config, policy, log = consoleLogger, runtime, calls }: WebServerDeps): WebServer {
   const allowedHosts = allowedHostnames(config.host, config.allowedHosts);
   const server = createServer();
+  // Before createIo: engine.io wraps the listeners present when it attaches and passes them only
+  // requests outside /socket.io/. Added after it, this listener also answered engine.io's polling
+  // requests (404), and engine.io's own reply then threw ERR_HTTP_HEADERS_SENT.
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => respond(req, res));
   const io = createIo(server, { allowedHosts });
   const files = { policy };
   const fileIndex = createFileIndex(policy, {
@@ -109,14 +113,14 @@ export function createWebServer({ config, policy, log = consoleLogger, runtime, 
     await handler(url, req, res);
   };
 
-  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+  function respond(req: IncomingMessage, res: ServerResponse): void {
     handle(req, res).catch((err: unknown) => {
       const appErr = toAppError(err);
       if (appErr.status >= 500)
         log.error("request failed", { url: req.url, err: String(err), stack: (err as Error).stack });
       sendError(res, appErr);
     });
-  });
+  }
 
   const watcher = createWatcher(
     policy,
