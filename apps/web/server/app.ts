@@ -6,7 +6,7 @@ import { createFileIndex, type FileIndex } from "./fs/file-index.js";
 import { deleteEntry, postCreate, postRename } from "./http/file-ops.js";
 import { getFileSearch } from "./http/file-search.js";
 import { getFile, getRaw, getTree, putFile } from "./http/files.js";
-import { allowedHostnames, checkHostAndOrigin } from "./http/guard.js";
+import { allowedHostnames, checkHostAndOrigin, checkRequestTarget } from "./http/guard.js";
 import { postOpenFile } from "./http/open-file.js";
 import { getTable } from "./http/table.js";
 import { broadcastMcpCalls, getMcpCalls } from "./http/mcp-calls.js";
@@ -91,6 +91,7 @@ export function createWebServer({ config, policy, log = consoleLogger, runtime, 
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? "GET";
+    checkRequestTarget(req);
     checkHostAndOrigin(req, allowedHosts, MUTATING.has(method));
     const url = new URL(req.url ?? "/", "http://localhost");
     const threadId = runtime && /^\/api\/threads\/([^/]+)$/.exec(url.pathname)?.[1];

@@ -7,7 +7,7 @@ import { PathPolicy, resolveRoots } from "@textide/shared/node";
 import { createWebServer, type WebServer } from "./app.js";
 import { loadConfig } from "./config.js";
 import { toAppError } from "./errors.js";
-import { allowedHostnames, checkHostAndOrigin } from "./http/guard.js";
+import { allowedHostnames, checkHostAndOrigin, checkRequestTarget } from "./http/guard.js";
 import { sendError } from "./http/respond.js";
 import { consoleLogger } from "./log.js";
 import { McpCallLog } from "./mcp/call-log.js";
@@ -35,6 +35,12 @@ function mountNext(app: WebServer, next: NextHandler, allowedHosts: Set<string>)
   const own = app.server.listeners("request") as ((req: IncomingMessage, res: ServerResponse) => void)[];
   app.server.removeAllListeners("request");
   app.server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    try {
+      checkRequestTarget(req);
+    } catch (err) {
+      sendError(res, toAppError(err));
+      return;
+    }
     if (isServerPath(req.url ?? "/")) {
       for (const listener of own) listener.call(app.server, req, res);
       return;

@@ -19,6 +19,17 @@ function hostnameOf(hostHeader: string): string | undefined {
 }
 
 /**
+ * The request target must be a path (origin-form). An absolute-form target (`GET http://elsewhere/x`)
+ * is for proxies; Next.js answered it with a redirect to that host. Checked before Host and Origin.
+ */
+export function checkRequestTarget(req: IncomingMessage): void {
+  const target = req.url ?? "";
+  if (!target.startsWith("/") || target.startsWith("//")) {
+    throw new AppError(400, "bad_request", "Bad request: the request target must be a path such as /api/health.");
+  }
+}
+
+/**
  * DNS-rebinding defence: the `Host` header must name this server, and a browser `Origin`, when
  * present, must be this server's own origin. Throws a 403 AppError otherwise.
  */

@@ -26,8 +26,21 @@ export function sendError(res: ServerResponse, err: AppError): void {
   sendJson(res, err.status, { error: { code: err.code, message: err.message, ...err.details } }, err.headers);
 }
 
-/** Reads and parses a JSON body of at most `limit` bytes: 413 when larger, 400 when not JSON. */
+/**
+ * Reads and parses a JSON body of at most `limit` bytes: 415 unless sent as `application/json`, 413
+ * when larger, 400 when not JSON. The media type matters because a page on another site may send
+ * `text/plain` (or form data) without asking first, and a browser does not always add an Origin;
+ * `application/json` always needs a preflight, which this server never grants.
+ */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  if (mediaType(req.headers["content-type"]) !== "application/json") {
+    throw new AppError(
+      415,
+      "unsupported_media_type",
+      "Send the request body as JSON with the header `Content-Type: application/json`.",
+      { headers: { connection: "close" } },
+    );
+  }
   const declared = Number(req.headers["content-length"] ?? "0");
   if (declared > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];
@@ -44,6 +57,11 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   } catch (err) {
     throw new AppError(400, "bad_request", "The request body is not valid JSON.", { cause: err });
   }
+}
+
+/** `application/json; charset=utf-8` → `application/json`. */
+function mediaType(header: string | undefined): string | undefined {
+  return header?.split(";", 1)[0]?.trim().toLowerCase();
 }
 
 function tooLarge(limit: number): AppError {
