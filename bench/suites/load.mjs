@@ -3,10 +3,12 @@
 // (b) MCP clients over Streamable HTTP reading files from the server's endpoint for external clients.
 import { randomBytes } from "node:crypto";
 import { cp, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { io } from "socket.io-client";
+import { cpuTimeMs, processTree } from "../lib/mcp.mjs";
 import { p50, p99 } from "../lib/stats.mjs";
 import { now } from "../lib/timing.mjs";
 import { startWebServer } from "../lib/web-server.mjs";
@@ -49,7 +51,9 @@ export async function run(ctx) {
     ctx.log(`web server up in ${Math.round(server.startupMs)} ms at ${server.base}`);
     const mcpUrl = await waitForOutput(server, /\(Streamable HTTP\) for external clients: (http:\/\/\S+)/, 30_000);
 
+    const cpuBefore = cpuByRole(server.child.pid);
     const chat = await chatLoad(ctx, server.base, n);
+    const cpu = cpuDelta(cpuBefore, cpuByRole(server.child.pid));
     const execQueue = await auditQueueTimes(path.join(dataDir, "exec-audit.jsonl"));
     const files = await readableFiles(projectRoot);
     const mcp = await mcpLoad(ctx, mcpUrl, token, files, n);
@@ -69,6 +73,14 @@ export async function run(ctx) {
         `exec_run_js calls in the audit log: ${execQueue.count}; their queueMs (waiting for a free runner of the ` +
         `bundled server's pool) p50 ${fmtMs(execQueue.p50)}, p99 ${fmtMs(execQueue.p99)}, max ${fmtMs(execQueue.max)}; ` +
         `that pool has the default size, max(2, min(4, cores)) = ${Math.max(2, Math.min(4, os.availableParallelism()))} runners here.`,
+    );
+    ctx.note(
+      `CPU time (user + system) used during the ${n.rounds} chat rounds, per request: web server process ` +
+        `${fmtMs(cpu.web / total)}, MCP server processes ${fmtMs(cpu.mcp / total)}, exec runners ` +
+        `${fmtMs(cpu.runner / total)} (runners recycled meanwhile are not counted); ${fmtMs(cpu.all / total)} in ` +
+        `all, out of ${fmtMs((os.availableParallelism() * chat.wallMs) / total)} available (${os.availableParallelism()} ` +
+        `cores × the rounds' wall time ÷ requests; this machine is shared, so other work may have used some). ` +
+        `exec_run_js durationMs (inside a runner) p50 ${fmtMs(execQueue.durationP50)}, p99 ${fmtMs(execQueue.durationP99)}.`,
     );
     ctx.note(
       `MCP: ${n.mcpClients} clients (\`new Client()\` defaults, negotiated protocol ${mcp.protocol}) connected ` +
@@ -197,16 +209,57 @@ async function chatLoad(ctx, base, n) {
         `round ${round + 1}: ${ok.length}/${sockets.length} completed, p50 ${fmtMs(p50(ok))}, max ${fmtMs(Math.max(...ok))}`,
       );
     }
-    return { samples, perRound, completed, firstFailure, warmupMs, rate: completed / (wall / 1000) };
+    return { samples, perRound, completed, firstFailure, warmupMs, wallMs: wall, rate: completed / (wall / 1000) };
   } finally {
     for (const s of sockets) s.close();
   }
 }
 
+/** CPU ms of the web server's process tree by role, from /proc (live processes only). */
+function cpuByRole(webPid) {
+  const out = new Map();
+  for (const pid of processTree(webPid)) {
+    let cmd;
+    try {
+      cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    } catch {
+      continue;
+    }
+    const role =
+      pid === webPid
+        ? "web"
+        : cmd.includes("exec/runner.js")
+          ? "runner"
+          : cmd.includes("mcp-fs-server")
+            ? "mcp"
+            : "other";
+    out.set(pid, { role, ms: cpuTimeMs(pid) ?? 0 });
+  }
+  return out;
+}
+
+function cpuDelta(before, after) {
+  const sum = { web: 0, mcp: 0, runner: 0, other: 0, all: 0 };
+  for (const [pid, { role, ms }] of after) {
+    const d = ms - (before.get(pid)?.ms ?? 0);
+    sum[role] += d;
+    sum.all += d;
+  }
+  return sum;
+}
+
 async function auditQueueTimes(file) {
   const lines = (await readFile(file, "utf8").catch(() => "")).split("\n").filter(Boolean);
   const q = lines.map((l) => JSON.parse(l).timings?.queueMs).filter((v) => typeof v === "number");
-  return { count: q.length, p50: p50(q), p99: p99(q), max: q.length ? Math.max(...q) : NaN };
+  const d = lines.map((l) => JSON.parse(l).timings?.durationMs).filter((v) => typeof v === "number");
+  return {
+    count: q.length,
+    p50: p50(q),
+    p99: p99(q),
+    max: q.length ? Math.max(...q) : NaN,
+    durationP50: p50(d),
+    durationP99: p99(d),
+  };
 }
 
 /** Workspace paths of the sample's small text files. */
