@@ -51,7 +51,12 @@ describe("JSON bodies must be sent as application/json (6b)", () => {
   const body = (json: unknown) => Buffer.from(JSON.stringify(json));
 
   it("refuses text/plain and missing content types with 415 and changes nothing", async () => {
-    for (const headers of [{ "content-type": "text/plain" }, { "content-type": "text/plain;charset=UTF-8" }, {}]) {
+    const types: Record<string, string>[] = [
+      { "content-type": "text/plain" },
+      { "content-type": "text/plain;charset=UTF-8" },
+      {},
+    ];
+    for (const headers of types) {
       const create = await request(srv.port, "POST", "/api/fs/create", {
         rawBody: body({ path: "csrf.txt", type: "file" }),
         headers,
