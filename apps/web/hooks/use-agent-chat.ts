@@ -1,8 +1,8 @@
 "use client";
 
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useSocketEvent } from "@/hooks/use-socket-event";
-import { fetchThread } from "@/lib/api";
+import { fetchThread, fetchThreads } from "@/lib/api";
 import { historyToItems, type ChatItem } from "@/lib/chat-items";
 import { getSocket } from "@/lib/socket-client";
 import type { AgentEvent } from "@/lib/types";
@@ -24,6 +24,9 @@ export interface AgentChat {
   /** Shows a stored thread (`runId` if a run of it is under way); the next message continues it. */
   openThread: (threadId: string, runId?: string) => Promise<void>;
 }
+
+/** Where the shown thread's id is kept between reloads. */
+const THREAD_KEY = "textide-thread";
 
 let seq = 0;
 const nextId = (): string => `c${++seq}`;
@@ -50,6 +53,9 @@ export function useAgentChat(options: { approvals: boolean; onSettled?: () => vo
   const showThread = useCallback((id: string | undefined) => {
     thread.current = id;
     setThreadId(id);
+    // The thread shown comes back after a reload.
+    if (id === undefined) localStorage.removeItem(THREAD_KEY);
+    else localStorage.setItem(THREAD_KEY, id);
   }, []);
 
   useSocketEvent("agent/event", (e: AgentEvent) => {
@@ -181,6 +187,24 @@ export function useAgentChat(options: { approvals: boolean; onSettled?: () => vo
   );
 
   const awaitingApproval = items.some((i) => i.kind === "approval" && i.decision === undefined);
+  // After a reload: show the thread that was shown before (if it still exists and nothing started since).
+  useEffect(() => {
+    const saved = localStorage.getItem(THREAD_KEY);
+    if (!saved) return;
+    let cancelled = false;
+    fetchThreads()
+      .then(async (threads) => {
+        const t = threads.find((x) => x.threadId === saved);
+        if (cancelled || thread.current !== undefined || awaitingThread.current) return;
+        if (t) await openThread(t.threadId, t.runId);
+        else localStorage.removeItem(THREAD_KEY);
+      })
+      .catch(() => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, [openThread]);
+
   return {
     items,
     running: runId !== undefined,

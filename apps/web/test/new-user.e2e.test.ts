@@ -6,7 +6,7 @@
 import { copyFile, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { crc32, deflateSync } from "node:zlib";
-import type { Page } from "playwright-core";
+import type { Dialog, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   browserSkipReason,
@@ -267,4 +267,34 @@ describe.skipIf(browserSkipReason !== undefined)("the IDE as a new user meets it
     await page.waitForSelector(badge("generated_assets/pixels.png"), { timeout: 10_000 });
     expect(await page.locator(badge("generated_assets/.gitkeep")).count()).toBe(0);
   }, 30_000);
+
+  it("unsaved edits make the browser ask before unloading; open tabs and the thread come back after a reload", async () => {
+    const beforeUnloadBlocked = `(() => { const e = new Event("beforeunload", { cancelable: true }); window.dispatchEvent(e); return e.defaultPrevented; })()`;
+    expect(await page.evaluate(beforeUnloadBlocked)).toBe(false);
+    await editTextFile("notes/keep.txt", "kept line", "unsaved before reload");
+    expect(await page.evaluate(beforeUnloadBlocked)).toBe(true);
+
+    await page.getByRole("button", { name: "New thread" }).click();
+    await send(page, "list the files in data");
+    await runEnded(page);
+    const answer = (await page.locator(css.assistantMessage).last().textContent())!;
+    expect(answer).toContain("missions.json");
+    await page.click(css.treeRow("data/observatories.csv"));
+    await page.waitForSelector(css.activeTab("data/observatories.csv"), { timeout: 10_000 });
+    const tabs = await Promise.all((await page.locator('[role="tab"]').all()).map((t) => t.getAttribute("data-path")));
+    expect(tabs.length).toBeGreaterThan(2);
+
+    // The edit is still unsaved: accept the browser's "leave the page?" question.
+    const leave = (d: Dialog): void => void (d.type() === "beforeunload" ? d.accept() : d.dismiss());
+    page.on("dialog", leave);
+    await page.reload();
+    page.off("dialog", leave);
+    await page.waitForSelector(css.connected, { timeout: 15_000 });
+    await page.waitForSelector(css.activeTab("data/observatories.csv"), { timeout: 10_000 });
+    await page.waitForSelector(css.selectedTreeRow("data/observatories.csv"), { timeout: 10_000 });
+    const after = await Promise.all((await page.locator('[role="tab"]').all()).map((t) => t.getAttribute("data-path")));
+    expect(after).toEqual(tabs);
+    await expect.poll(() => page.locator(css.assistantMessage).last().textContent(), { timeout: 10_000 }).toBe(answer);
+    expect(await ide(page).chat.textContent()).toContain("list the files in data");
+  }, 60_000);
 });

@@ -51,6 +51,23 @@ function useTheme(): [Theme, () => void] {
 
 let tabSeq = 0;
 
+/** Where the open tabs are kept between reloads (per browser profile and origin). */
+const TABS_KEY = "textide-tabs";
+
+function savedTabs(): { paths: string[]; active?: string } {
+  try {
+    const v = JSON.parse(localStorage.getItem(TABS_KEY) ?? "null") as unknown;
+    if (!v || typeof v !== "object") return { paths: [] };
+    const { paths, active } = v as { paths?: unknown; active?: unknown };
+    return {
+      paths: Array.isArray(paths) ? paths.filter((p): p is string => typeof p === "string") : [],
+      ...(typeof active === "string" ? { active } : {}),
+    };
+  } catch {
+    return { paths: [] };
+  }
+}
+
 /** The IDE: explorer | tabs with viewers | chat, in resizable panels, kept live by socket events. */
 export function Workspace(): ReactNode {
   const tree = useFileTree();
@@ -100,6 +117,35 @@ export function Workspace(): ReactNode {
     },
     [dirty],
   );
+
+  // Open tabs survive a reload; the restore runs once, before the first save of the list.
+  const restored = useRef(false);
+  useEffect(() => {
+    if (restored.current) return;
+    const { paths, active: was } = savedTabs();
+    restored.current = true;
+    if (paths.length === 0) return;
+    setTabs(paths.map((path) => ({ id: ++tabSeq, path, version: 0 })));
+    const current = was !== undefined && paths.includes(was) ? was : paths[paths.length - 1];
+    setActive(current);
+    if (current !== undefined) void reveal(current);
+  }, [reveal]);
+  useEffect(() => {
+    if (!restored.current) return;
+    localStorage.setItem(TABS_KEY, JSON.stringify({ paths: tabs.map((t) => t.path), active }));
+  }, [tabs, active]);
+
+  // Unsaved edits are lost on reload or close: the browser asks first.
+  const hasDirty = dirty.size > 0;
+  useEffect(() => {
+    if (!hasDirty) return;
+    const warn = (e: BeforeUnloadEvent): void => {
+      e.preventDefault();
+      e.returnValue = ""; // older browsers need it set
+    };
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [hasDirty]);
 
   const onDirtyChange = useCallback((path: string, isDirty: boolean) => {
     setDirty((prev) => {
