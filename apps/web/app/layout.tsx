@@ -10,9 +10,18 @@ export const metadata: Metadata = {
 
 export const viewport: Viewport = { colorScheme: "dark light" };
 
+/**
+ * Runs before the first paint: the saved theme, else the OS's preference. React would only apply it after
+ * hydration, so a light-themed OS saw the dark default first.
+ */
+const THEME_SCRIPT = `(function(){try{var t=localStorage.getItem("textide-theme");if(t!=="light"&&t!=="dark")t=matchMedia("(prefers-color-scheme: light)").matches?"light":"dark";document.documentElement.dataset.theme=t}catch(e){}})()`;
+
 export default function RootLayout({ children }: { children: ReactNode }): ReactNode {
   return (
-    <html lang="en" data-theme="dark" suppressHydrationWarning>
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+      </head>
       <body>{children}</body>
     </html>
   );

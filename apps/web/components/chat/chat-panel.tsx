@@ -135,7 +135,7 @@ function Chat({ model, onOpen }: { model: ModelInfo; onOpen: (path: string) => v
         <textarea
           ref={inputRef}
           aria-label="Message"
-          placeholder="Ask about your files… (Enter to send, Shift+Enter for a new line, Esc to stop)"
+          placeholder="Ask about your files…"
           rows={2}
           value={text}
           onChange={(e) => setText(e.target.value)}
@@ -147,6 +147,7 @@ function Chat({ model, onOpen }: { model: ModelInfo; onOpen: (path: string) => v
           }}
         />
         <div className="chat-actions">
+          <span className="chat-hint">{chat.running ? "Esc stops" : "Enter sends · Shift+Enter new line"}</span>
           {chat.running ? (
             <button type="button" className="danger" onClick={chat.stop} title={STOP_TITLE}>
               Stop

@@ -25,19 +25,14 @@ interface Tab {
 type Theme = "light" | "dark";
 
 function useTheme(): [Theme, () => void] {
-  const [theme, setTheme] = useState<Theme>("dark");
+  // The inline script in app/layout.tsx has set data-theme before the first paint (saved choice, else the
+  // OS's); React starts from it instead of painting its own default first.
+  const [theme, setTheme] = useState<Theme>();
   useEffect(() => {
-    const saved = localStorage.getItem("textide-theme");
-    const initial: Theme =
-      saved === "light" || saved === "dark"
-        ? saved
-        : window.matchMedia("(prefers-color-scheme: light)").matches
-          ? "light"
-          : "dark";
-    setTheme(initial);
+    setTheme(document.documentElement.dataset.theme === "light" ? "light" : "dark");
   }, []);
   useEffect(() => {
-    document.documentElement.dataset.theme = theme;
+    if (theme) document.documentElement.dataset.theme = theme;
   }, [theme]);
   const toggle = useCallback(() => {
     setTheme((t) => {
@@ -46,7 +41,7 @@ function useTheme(): [Theme, () => void] {
       return next;
     });
   }, []);
-  return [theme, toggle];
+  return [theme ?? "dark", toggle];
 }
 
 let tabSeq = 0;
@@ -117,6 +112,13 @@ export function Workspace(): ReactNode {
     },
     [dirty],
   );
+
+  // The active tab is scrolled into view, however many tabs are open.
+  const tabList = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = tabList.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]');
+    el?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [active, tabs.length]);
 
   // Open tabs survive a reload; the restore runs once, before the first save of the list.
   const restored = useRef(false);
@@ -215,7 +217,7 @@ export function Workspace(): ReactNode {
         <Separator className="separator" />
         <EditorPanel consoleOpen={consoleOpen} onCloseConsole={toggleConsole}>
           <section className="editor-area" aria-label="Editor">
-            <div className="tabs" role="tablist">
+            <div className="tabs" role="tablist" ref={tabList}>
               {tabs.map((t) => {
                 const name = baseName(t.path);
                 return (
