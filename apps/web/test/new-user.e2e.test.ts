@@ -77,6 +77,10 @@ describe.skipIf(browserSkipReason !== undefined)("the IDE as a new user meets it
         await writeFile(path.join(w.project, "notes/keep.txt"), "kept line\n");
         await writeFile(path.join(w.project, "notes/draft.txt"), "first draft\n");
         await writeFile(path.join(w.assets, ".gitkeep"), "");
+        // Over the editor's 5 MiB: a table and a plain text file.
+        const rows = Array.from({ length: 150_000 }, (_, i) => `${i},star ${i},${"x".repeat(30)}`);
+        await writeFile(path.join(w.project, "data/huge.csv"), `id,name,pad\n${rows.join("\n")}\n`);
+        await writeFile(path.join(w.project, "notes/huge.log"), "log line\n".repeat(700_000));
       },
     });
     page = run.page;
@@ -183,7 +187,7 @@ describe.skipIf(browserSkipReason !== undefined)("the IDE as a new user meets it
         body: JSON.stringify({ error: { code: "not_found", message: `notes/ideas.md does not exist. ${advice}` } }),
       }),
     );
-    await page.click(css.treeRow("notes"));
+    await expandFolder("notes");
     await page.click(css.treeRow("notes/ideas.md"));
     await page.keyboard.press("F2");
     await page.waitForSelector(".tree-input", { timeout: 5_000 });
@@ -212,6 +216,11 @@ describe.skipIf(browserSkipReason !== undefined)("the IDE as a new user meets it
     expect(await note.textContent()).not.toContain("fs_");
     await page.unroute(`**/api/file?path=${encodeURIComponent(gone)}`);
   }, 60_000);
+
+  /** Expands a folder in the tree unless it is open already (earlier steps and restored tabs open some). */
+  async function expandFolder(p: string): Promise<void> {
+    if ((await page.getAttribute(css.treeRow(p), "aria-expanded")) !== "true") await page.click(css.treeRow(p));
+  }
 
   /** Opens a text file from the tree and types a line at its end (the tab then shows unsaved edits). */
   async function editTextFile(p: string, first: string, line: string): Promise<void> {
@@ -296,5 +305,20 @@ describe.skipIf(browserSkipReason !== undefined)("the IDE as a new user meets it
     expect(after).toEqual(tabs);
     await expect.poll(() => page.locator(css.assistantMessage).last().textContent(), { timeout: 10_000 }).toBe(answer);
     expect(await ide(page).chat.textContent()).toContain("list the files in data");
+  }, 60_000);
+
+  it("a CSV over 5 MiB opens in the table viewer; another large file offers a download", async () => {
+    await expandFolder("data");
+    await page.click(css.treeRow("data/huge.csv"));
+    await page.waitForSelector(css.panelTableRow("data/huge.csv"), { timeout: 20_000 });
+    const panel = page.locator(css.panel("data/huge.csv"));
+    expect(await panel.textContent()).toContain("first 100,000 of 150,000 rows shown");
+    expect(await panel.locator("table thead").textContent()).toContain("name");
+
+    await expandFolder("notes");
+    await page.click(css.treeRow("notes/huge.log"));
+    const download = page.locator(css.panel("notes/huge.log")).getByRole("link", { name: "Download" });
+    await download.waitFor({ timeout: 10_000 });
+    expect(await download.getAttribute("href")).toBe("/api/raw?path=notes%2Fhuge.log&download=1");
   }, 60_000);
 });

@@ -85,7 +85,30 @@ describe("GET /api/table", () => {
     const broken = await table("data/broken.xlsx");
     expect(broken.status).toBe(415);
     expect((broken.json() as ErrorBody).error.message).toContain("could not be read");
-    expect((await table("data/observatories.csv")).status).toBe(415);
+    expect((await table("notes/ideas.md")).status).toBe(415);
+  });
+
+  it("reads a CSV over the editor's 5 MiB limit as a table, streamed: quoted fields, CRLF, a count past the cap", async () => {
+    const lines = ['\uFEFFid,name,"note, quoted"'];
+    for (let i = 0; i < 120_000; i++) lines.push(`${i},star ${i},"said ""hi""\r\nagain ${"x".repeat(20)}"`);
+    const text = lines.join("\r\n") + "\r\n";
+    expect(Buffer.byteLength(text)).toBeGreaterThan(5 * 1024 * 1024);
+    await writeFile(path.join(ws.project, "data", "large.csv"), text);
+    const r = await table("data/large.csv");
+    expect(r.status).toBe(200);
+    const t = r.json() as Table;
+    expect(t.columns).toEqual(["id", "name", "note, quoted"]);
+    expect(t).toMatchObject({ sheets: [], totalRows: 120_000, truncated: true, maxRows: 100_000 });
+    expect(t.rows).toHaveLength(100_000);
+    expect(t.rows[0]).toEqual(["0", "star 0", `said "hi"\r\nagain ${"x".repeat(20)}`]);
+    expect(t.rows[99_999]![0]).toBe("99999");
+  }, 30_000);
+
+  it("reads a small TSV whole", async () => {
+    const t = (await table("data/moons/major-moons.tsv")).json() as Table;
+    expect(t.truncated).toBe(false);
+    expect(t.rows.length).toBe(t.totalRows);
+    expect(t.columns.length).toBeGreaterThan(1);
   });
 
   it("goes through the path policy: missing, outside the roots, no path", async () => {

@@ -2,7 +2,8 @@
 
 import dynamic from "next/dynamic";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
-import { ApiError, fetchFile, rawUrl, saveFile } from "@/lib/api";
+import { ApiError, fetchFile, saveFile } from "@/lib/api";
+import { downloadUrl } from "@/lib/file-ops";
 import { languageOf, viewerKind } from "@/lib/file-kind";
 import { isVegaLiteSpec } from "@/lib/vega-spec";
 import { ConflictDialog } from "./conflict-dialog";
@@ -55,7 +56,7 @@ type Status = { kind: "idle" } | { kind: "saving" } | { kind: "saved" } | { kind
 export function FileView({ path, version, line, theme, onDirtyChange, onOpen }: FileViewProps): ReactNode {
   const kind = viewerKind(path);
   const [loaded, setLoaded] = useState<Loaded>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<{ message: string; status?: number }>();
   const [draft, setDraft] = useState<string>();
   const [status, setStatus] = useState<Status>({ kind: "idle" });
   /** A save was refused: the file changed on disk, or was deleted there. */
@@ -76,7 +77,11 @@ export function FileView({ path, version, line, theme, onDirtyChange, onOpen }: 
       setDraft(undefined);
       setError(undefined);
     } catch (err) {
-      setError(err instanceof ApiError ? `${err.message} (${err.code})` : String(err));
+      setError(
+        err instanceof ApiError
+          ? { message: `${err.message} (${err.code})`, status: err.status }
+          : { message: String(err) },
+      );
     }
   }, [path]);
 
@@ -117,12 +122,25 @@ export function FileView({ path, version, line, theme, onDirtyChange, onOpen }: 
         <p>
           <code>{path}</code> is a binary file with no viewer yet.
         </p>
-        <a href={rawUrl(path)} download>
+        <a href={downloadUrl(path)} download>
           Download
         </a>
       </div>
     );
-  if (error) return <div className="viewer-note error">{error}</div>;
+  // Beyond the editor's 5 MiB: tables open in the server-side table viewer, anything else can be downloaded.
+  if (error?.status === 413 && kind === "table") return <WorkbookViewer path={path} version={version} />;
+  if (error?.status === 413)
+    return (
+      <div className="viewer-note">
+        <p>
+          <code>{path}</code> is too large to open in the editor (over 5 MiB).
+        </p>
+        <a href={downloadUrl(path)} download>
+          Download
+        </a>
+      </div>
+    );
+  if (error) return <div className="viewer-note error">{error.message}</div>;
   if (!loaded) return <div className="viewer-note">Loading…</div>;
 
   const text = draft ?? loaded.content;

@@ -1,10 +1,14 @@
 "use client";
 
 import { useEffect, useState, type ReactNode } from "react";
-import { ApiError, fetchTable, rawUrl, type TableResponse } from "@/lib/api";
+import { ApiError, fetchTable, type TableResponse } from "@/lib/api";
+import { downloadUrl } from "@/lib/file-ops";
 import { DataTable } from "./data-table";
 
-/** An .xlsx workbook, parsed by the server (`GET /api/table`), one sheet at a time with a sheet picker. */
+/**
+ * A table parsed by the server (`GET /api/table`): an .xlsx workbook one sheet at a time with a sheet
+ * picker, or a CSV/TSV too large for the editor (no sheets).
+ */
 export function WorkbookViewer({ path, version }: { path: string; version: number }): ReactNode {
   const [sheet, setSheet] = useState<string>();
   const [table, setTable] = useState<TableResponse>();
@@ -34,28 +38,30 @@ export function WorkbookViewer({ path, version }: { path: string; version: numbe
     return (
       <div className="viewer-note error">
         <p>{error}</p>
-        <a href={rawUrl(path)} download>
+        <a href={downloadUrl(path)} download>
           Download
         </a>
       </div>
     );
-  if (!table) return <div className="viewer-note">Loading workbook…</div>;
+  if (!table) return <div className="viewer-note">Loading table…</div>;
   return (
     <DataTable
       key={table.sheet}
       columns={table.columns}
       rows={table.rows}
       controls={
-        <label className="sheet-picker">
-          Sheet{" "}
-          <select aria-label="Sheet" value={table.sheet} onChange={(e) => setSheet(e.target.value)}>
-            {table.sheets.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
+        table.sheets.length === 0 ? undefined : (
+          <label className="sheet-picker">
+            Sheet{" "}
+            <select aria-label="Sheet" value={table.sheet} onChange={(e) => setSheet(e.target.value)}>
+              {table.sheets.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </label>
+        )
       }
       note={
         table.truncated
