@@ -119,4 +119,6 @@ export interface TableResponse {
   totalRows: number;
   truncated: boolean;
   maxRows: number;
+  /** Cells that could not be read as they are (e.g. a numeric cell holding "NaN", shown empty). */
+  warnings?: string[];
 }

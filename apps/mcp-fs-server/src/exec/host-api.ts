@@ -60,6 +60,7 @@ export class HostApi {
     const sheet = typeof opts.sheet === "string" || typeof opts.sheet === "number" ? opts.sheet : undefined;
     const { abs } = await this.resolveRead(p);
     const table = await parseTable(readFileSync(abs), abs, sheet === undefined ? {} : { sheet });
+    for (const w of table.warnings ?? []) this.log("warn", `readTable ${path.basename(abs)}: ${w}`);
     return table.rows;
   }
 

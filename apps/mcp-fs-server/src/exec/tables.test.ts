@@ -355,6 +355,28 @@ describe("parseTable edge cases", () => {
     expect((await parseTable(bytes, "log.xlsx", { sheet: "Other" })).rows).toEqual([{ only: 1 }]);
   });
 
+  it("reads numeric cells that hold no number (NaN, INF) as null and names them in one warning", async () => {
+    const bytes = workbook({
+      Data: [
+        ["name", "mass", "radius"],
+        ["Earth", 5.97, 6371],
+        ["Venus", Number.NaN, 6052],
+        ["Mars", 0.642, Number.POSITIVE_INFINITY],
+      ],
+      Clean: [["a"], [1]],
+    });
+    const t = await parseTable(bytes, "bad.xlsx");
+    expect(t.rows).toEqual([
+      { name: "Earth", mass: 5.97, radius: 6371 },
+      { name: "Venus", mass: null, radius: 6052 },
+      { name: "Mars", mass: 0.642, radius: null },
+    ]);
+    expect(t.warnings).toHaveLength(1);
+    expect(t.warnings![0]).toMatch(/^Sheet "Data": 2 numeric cells .*B3 \("NaN"\), C4 \("Infinity"\)\.$/);
+    // Warnings are about the sheet that was read.
+    expect((await parseTable(bytes, "bad.xlsx", { sheet: "Clean" })).warnings).toBeUndefined();
+  });
+
   it("rejects a sheet option for non-workbooks and a broken workbook", async () => {
     const e = await failure(parseTable(enc("a\n1\n"), "a.csv", { sheet: "Sheet1" }));
     expect(e.message).toContain("only applies to .xlsx");

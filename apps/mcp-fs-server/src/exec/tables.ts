@@ -1,16 +1,18 @@
 import path from "node:path";
 import Papa from "papaparse";
-import readXlsxFile from "read-excel-file/node";
+import { type Cell, columnNames, isTableError, readXlsx } from "@textide/shared/node";
 import { ExecError } from "./errors.js";
 
 /*
  * Host side of the sandbox's `readTable(path, {sheet})`: file bytes in, rows out. Pure (the
  * caller reads the file). Rows are plain objects of strings, numbers, booleans and nulls, so
  * they copy into the isolate as they are; header names that would be special on a plain
- * object (`__proto__`, `constructor`) are renamed.
+ * object (`__proto__`, `constructor`) are renamed. Workbooks are read by `@textide/shared/node`'s
+ * `readXlsx`, the reader the IDE's table viewer uses, so the agent and the viewer see the same cells.
  */
 
-export type Cell = string | number | boolean | null;
+export type { Cell };
+export { columnNames };
 export type Row = Record<string, Cell>;
 
 export interface Table {
@@ -20,6 +22,8 @@ export interface Table {
   sheet?: string;
   /** All sheet names, in workbook order (.xlsx only). */
   sheets?: string[];
+  /** Cells that could not be read as they are (e.g. a numeric cell holding "NaN", read as null). */
+  warnings?: string[];
 }
 
 export interface ParseTableOptions {
@@ -87,34 +91,6 @@ function decodeText(bytes: Uint8Array): string {
   }
 }
 
-// --- header names ----------------------------------------------------------------------------
-
-/** Names that are special on plain objects; a column so named gets a trailing underscore. */
-const RESERVED_NAMES = new Set(["__proto__", "constructor"]);
-
-/** Makes header cells into unique, safe column names: trimmed, empty → column_N, duplicates → Name_2. */
-export function columnNames(header: readonly unknown[], trim = true): string[] {
-  const seen = new Set<string>();
-  return header.map((cell, i) => {
-    let name = headerText(cell);
-    if (trim) name = name.trim();
-    if (name === "") name = `column_${i + 1}`;
-    if (RESERVED_NAMES.has(name)) name = `${name}_`;
-    let unique = name;
-    for (let k = 2; seen.has(unique); k++) unique = `${name}_${k}`;
-    seen.add(unique);
-    return unique;
-  });
-}
-
-function headerText(cell: unknown): string {
-  if (cell === null || cell === undefined) return "";
-  if (cell instanceof Date) return dateText(cell);
-  if (typeof cell === "string") return cell;
-  if (typeof cell === "number" || typeof cell === "boolean") return String(cell);
-  return JSON.stringify(cell) ?? "";
-}
-
 /** Builds rows from a header and data rows; extra cells get column_N names, missing ones are null. */
 function buildTable(header: readonly unknown[], body: readonly (readonly Cell[])[]): Table {
   let width = header.length;
@@ -177,77 +153,54 @@ function parseDelimited(text: string, base: string, delimiter: string): Table {
 
 // --- XLSX ------------------------------------------------------------------------------------
 
-/** A date as YYYY-MM-DD when it is a whole day, else a full ISO timestamp (UTC, as Excel stores it). */
-function dateText(d: Date): string {
-  if (Number.isNaN(d.getTime())) return "";
-  const iso = d.toISOString();
-  return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso;
-}
-
-function xlsxCell(value: unknown): Cell {
-  if (value === null || value === undefined) return null;
-  if (value instanceof Date) return dateText(value) || null;
-  if (typeof value === "number") return Number.isFinite(value) ? value : null;
-  if (typeof value === "string" || typeof value === "boolean") return value;
-  return JSON.stringify(value) ?? null;
-}
-
 function sheetList(names: readonly string[]): string {
   return names.map((n) => JSON.stringify(n)).join(", ");
 }
 
 async function parseXlsx(bytes: Uint8Array, base: string, sheet: string | number | undefined): Promise<Table> {
-  let sheets;
+  let read;
   try {
-    // A Buffer: read-excel-file's Node entry would treat a string as a file path.
-    sheets = await readXlsxFile(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    read = await readXlsx(bytes, sheet === undefined ? {} : { sheet });
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    throw new ExecError(
-      "runtime",
-      `${base} could not be read as an .xlsx workbook (${why}). If it is really a CSV or an old .xls file, ` +
-        `rename or re-save it; otherwise check that the file is complete.`,
-      { cause: err },
-    );
-  }
-  const names = sheets.map((s) => s.sheet);
-  let index: number;
-  if (sheet === undefined) {
-    index = 0;
-  } else if (typeof sheet === "number") {
-    index = Number.isInteger(sheet) && sheet >= 1 && sheet <= names.length ? sheet - 1 : -1;
-    if (index < 0) {
+    if (!isTableError(err)) throw err;
+    const names = err.details.sheets ?? [];
+    if (err.code === "unreadable") {
+      throw new ExecError(
+        "runtime",
+        `${base} could not be read as an .xlsx workbook (${err.details.reason ?? err.message}). If it is really a CSV ` +
+          `or an old .xls file, rename or re-save it; otherwise check that the file is complete.`,
+        { cause: err },
+      );
+    }
+    if (err.code === "no_sheets") throw new ExecError("runtime", `${base} has no sheets.`, { cause: err });
+    if (typeof sheet === "number") {
       throw new ExecError(
         "runtime",
         `Sheet ${sheet} not found: ${base} has ${names.length} sheet${names.length === 1 ? "" : "s"} ` +
           `(numbered from 1): ${sheetList(names)}. Pass a number from 1 to ${names.length} or a sheet name.`,
+        { cause: err },
       );
     }
-  } else {
-    index = names.indexOf(sheet);
-    if (index < 0) {
-      const wanted = sheet.trim().toLowerCase();
-      index = names.findIndex((n) => n.trim().toLowerCase() === wanted);
-    }
-    if (index < 0) {
-      throw new ExecError(
-        "runtime",
-        `Sheet ${JSON.stringify(sheet)} not found; sheets are: ${sheetList(names)}. ` +
-          `Pass one of these names exactly, e.g. readTable("${base}", { sheet: ${JSON.stringify(names[0] ?? "Sheet1")} }).`,
-      );
-    }
+    throw new ExecError(
+      "runtime",
+      `Sheet ${JSON.stringify(sheet)} not found; sheets are: ${sheetList(names)}. ` +
+        `Pass one of these names exactly, e.g. readTable("${base}", { sheet: ${JSON.stringify(names[0] ?? "Sheet1")} }).`,
+      { cause: err },
+    );
   }
-  const chosen = sheets[index];
-  if (!chosen) {
-    throw new ExecError("runtime", `${base} has no sheets.`);
-  }
-  const data = chosen.data.filter((row) => row.some((v) => v !== null && v !== undefined && v !== ""));
-  const [header = [], ...body] = data;
-  const table = buildTable(
-    header,
-    body.map((row) => (row as readonly unknown[]).map(xlsxCell)),
-  );
-  return { ...table, sheet: chosen.sheet, sheets: names };
+  const { columns } = read;
+  const rows = read.rows.map((cells) => {
+    const row: Row = {};
+    for (let i = 0; i < columns.length; i++) row[columns[i]!] = cells[i] ?? null;
+    return row;
+  });
+  return {
+    columns,
+    rows,
+    sheet: read.sheet,
+    sheets: read.sheets,
+    ...(read.warnings.length > 0 ? { warnings: read.warnings } : {}),
+  };
 }
 
 // --- JSON ------------------------------------------------------------------------------------

@@ -2,8 +2,7 @@ import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
 import type { TableResponse } from "@textide/shared";
-import type { PathPolicy } from "@textide/shared/node";
-import readXlsxFile from "read-excel-file/node";
+import { type PathPolicy, cellText, isTableError, readXlsx } from "@textide/shared/node";
 import { AppError } from "../errors.js";
 import { sendJson } from "./respond.js";
 
@@ -11,18 +10,6 @@ import { sendJson } from "./respond.js";
 const MAX_TABLE_ROWS = 100_000;
 /** Workbooks are unzipped in memory: refuse files far beyond what a viewer needs. */
 const MAX_WORKBOOK_BYTES = 32 * 1024 * 1024;
-
-function cellText(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) return "";
-    const iso = value.toISOString();
-    return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso;
-  }
-  if (typeof value === "string") return value;
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  return JSON.stringify(value) ?? "";
-}
 
 /** CSV/TSV files are streamed, not held in memory, but a read still takes time: refuse beyond this. */
 const MAX_DELIMITED_BYTES = 512 * 1024 * 1024;
@@ -162,41 +149,41 @@ export async function getTable(deps: { policy: PathPolicy }, url: URL, res: Serv
       `${target.display} is ${target.stats.size} bytes; the table viewer opens workbooks up to ${MAX_WORKBOOK_BYTES} bytes.`,
     );
   }
-  let workbook;
+  // The reader exec_run_js's readTable uses (@textide/shared/node): the same header row, empty-row rule,
+  // sheet lookup and cell values, so the viewer shows what the agent reads.
+  let read;
   try {
-    workbook = await readXlsxFile(await readFile(target.abs));
+    read = await readXlsx(await readFile(target.abs), { sheet: url.searchParams.get("sheet") || undefined });
   } catch (err) {
+    if (!isTableError(err)) throw err;
+    if (err.code === "sheet_not_found") {
+      const sheets = err.details.sheets ?? [];
+      throw new AppError(
+        404,
+        "not_found",
+        `Sheet ${JSON.stringify(err.details.sheet)} not found in ${target.display}; sheets are: ${sheets.map((n) => JSON.stringify(n)).join(", ")}.`,
+        { details: { sheets } },
+      );
+    }
     throw new AppError(
       415,
       "unsupported_media_type",
-      `${target.display} could not be read as an .xlsx workbook (${(err as Error).message}). Check that the file is complete.`,
+      err.code === "no_sheets"
+        ? `${target.display} has no sheets.`
+        : `${target.display} could not be read as an .xlsx workbook (${err.details.reason ?? err.message}). Check that the file is complete.`,
       { cause: err },
     );
   }
-  const sheets = workbook.map((s) => s.sheet);
-  const wanted = url.searchParams.get("sheet");
-  const chosen = wanted === null || wanted === "" ? workbook[0] : workbook.find((s) => s.sheet === wanted);
-  if (!chosen) {
-    throw new AppError(
-      404,
-      "not_found",
-      `Sheet ${JSON.stringify(wanted)} not found in ${target.display}; sheets are: ${sheets.map((n) => JSON.stringify(n)).join(", ")}.`,
-      { details: { sheets } },
-    );
-  }
-  const [head = [], ...body] = chosen.data;
-  const rows = body.slice(0, MAX_TABLE_ROWS).map((r) => r.map(cellText));
-  const width = rows.reduce((w, r) => Math.max(w, r.length), head.length);
-  const columns = Array.from({ length: width }, (_, i) => cellText(head[i]) || `column ${i + 1}`);
   const answer: TableResponse = {
     path: target.display,
-    sheets,
-    sheet: chosen.sheet,
-    columns,
-    rows,
-    totalRows: body.length,
-    truncated: body.length > MAX_TABLE_ROWS,
+    sheets: read.sheets,
+    sheet: read.sheet,
+    columns: read.columns,
+    rows: read.rows.slice(0, MAX_TABLE_ROWS).map((r) => r.map(cellText)),
+    totalRows: read.rows.length,
+    truncated: read.rows.length > MAX_TABLE_ROWS,
     maxRows: MAX_TABLE_ROWS,
+    ...(read.warnings.length > 0 ? { warnings: read.warnings } : {}),
   };
   sendJson(res, 200, answer);
 }
