@@ -69,7 +69,9 @@ export async function createFsServer(opts: FsServerOptions): Promise<FsServer> {
   };
   const factory: McpServerFactory = () => {
     const server = new McpServer(SERVER_INFO, {
-      capabilities: { tools: {}, resources: {} },
+      // The lists never change while a server runs, so no list_changed notifications are promised
+      // (and over HTTP no standalone SSE stream is offered to carry them).
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
       instructions: INSTRUCTIONS,
     });
     registerTools(server, ctx);

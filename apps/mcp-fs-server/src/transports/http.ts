@@ -9,6 +9,7 @@ import {
   type McpServer,
 } from "@modelcontextprotocol/server";
 import type { FsServer } from "../server.js";
+import { endStreamsOfCancelledRequests } from "./cancelled-streams.js";
 import { MAX_MESSAGE_BYTES } from "./limits.js";
 import { SessionTable, type SessionLimits } from "./session-table.js";
 
@@ -85,20 +86,21 @@ export function createHttpHandler(fs: FsServer, opts: HttpHandlerOptions): HttpH
     if (!target.startsWith("/") || target.startsWith("//")) {
       return jsonRpcError(400, -32000, `Bad Request: the request target must be a path such as ${endpoint}.`);
     }
-    const pathname = target.split("?", 1)[0];
-    if (pathname !== endpoint) return new Response("Not found. The MCP endpoint is " + endpoint, { status: 404 });
+    const pathname = target.split("?", 1)[0] ?? "";
+    if (pathname !== endpoint) {
+      // OAuth-aware clients (mcp-remote) answer a 401 by probing these and registering a client;
+      // the 404's text is what they end up showing, so it says what the 401 meant.
+      if (OAUTH_PATHS.test(pathname)) return new Response(NO_OAUTH, { status: 404, headers: TEXT });
+      return new Response("Not found. The MCP endpoint is " + endpoint, { status: 404, headers: TEXT });
+    }
     const host = validateHostHeader(header("host"), allowed);
     if (!host.ok)
       return jsonRpcError(403, -32000, `Forbidden: Host header not allowed (${host.message ?? "invalid"}).`);
     const origin = validateOriginHeader(header("origin"), allowed);
     if (!origin.ok) return jsonRpcError(403, -32000, "Forbidden: Origin not allowed.");
-    if (opts.token !== undefined && !bearerMatches(header("authorization"), opts.token)) {
-      return jsonRpcError(
-        401,
-        -32000,
-        "Unauthorized: send `Authorization: Bearer <token>` (printed when the server started).",
-        { "www-authenticate": 'Bearer realm="textide-mcp"' },
-      );
+    if (opts.token !== undefined) {
+      const auth = bearerCheck(header("authorization"), opts.token);
+      if (auth !== "ok") return unauthorized(auth);
     }
     return undefined;
   }
@@ -113,8 +115,10 @@ export function createHttpHandler(fs: FsServer, opts: HttpHandlerOptions): HttpH
           -32001,
           "Session not found: it expired, was closed to make room for newer sessions, or never existed. Start a new session with initialize.",
         );
+      if (request.method === "GET") return noStandaloneStream();
       return session.transport.handleRequest(request);
     }
+    if (request.method === "GET") return noStandaloneStream();
     if (request.method !== "POST") {
       return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required.");
     }
@@ -135,6 +139,7 @@ export function createHttpHandler(fs: FsServer, opts: HttpHandlerOptions): HttpH
         log.info({ sessionId: id }, "MCP session closed");
       },
     });
+    endStreamsOfCancelledRequests(transport);
     const server = await fs.factory({ era: "legacy", requestInfo: request });
     await server.connect(transport);
     // A POST without a session that is not `initialize` is answered 400 by the transport itself;
@@ -167,12 +172,51 @@ export function createHttpHandler(fs: FsServer, opts: HttpHandlerOptions): HttpH
   };
 }
 
-function bearerMatches(header: string | null, token: string): boolean {
+const TEXT = { "content-type": "text/plain; charset=utf-8" };
+
+/** Where OAuth clients look for metadata, registration and tokens. */
+const OAUTH_PATHS =
+  /^\/(?:\.well-known\/(?:oauth-protected-resource|oauth-authorization-server|openid-configuration)(?:\/.*)?|register|authorize|token)$/;
+
+const NO_OAUTH =
+  "This MCP server does not use OAuth. It takes the bearer token printed when it started (or set with --token / " +
+  "MCP_HTTP_TOKEN) as `Authorization: Bearer <token>`; a 401 from it means the token sent was missing or wrong.";
+
+type BearerCheck = "ok" | "missing" | "wrong";
+
+function bearerCheck(header: string | null, token: string): BearerCheck {
   const match = /^Bearer\s+(.+)$/i.exec(header ?? "");
-  if (!match?.[1]) return false;
+  if (!match?.[1]) return "missing";
   const given = Buffer.from(match[1].trim());
   const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return given.length === expected.length && timingSafeEqual(given, expected) ? "ok" : "wrong";
+}
+
+/**
+ * RFC 6750 §3: no `error` when the request had no token, `invalid_token` when it had a wrong one. No
+ * `resource_metadata`: there is no authorization server to discover.
+ */
+function unauthorized(why: Exclude<BearerCheck, "ok">): Response {
+  const message =
+    why === "missing"
+      ? "Unauthorized: no bearer token. Send `Authorization: Bearer <token>` with the token printed when the server started."
+      : "Unauthorized: the bearer token is wrong. Use the token printed when the server started (or set with --token / MCP_HTTP_TOKEN).";
+  const challenge =
+    why === "missing"
+      ? 'Bearer realm="textide-mcp"'
+      : `Bearer realm="textide-mcp", error="invalid_token", error_description="${message.replaceAll("`", "'")}"`;
+  return jsonRpcError(401, -32000, message, { "www-authenticate": challenge });
+}
+
+/**
+ * 2025-11-25 GET: the server sends nothing outside a request's own stream (progress and results go
+ * on the POST's stream; the lists never change), so it offers no standalone SSE stream, which the
+ * spec answers with 405. Clients treat that as "no stream", where a 400 or 409 is an error to them.
+ */
+function noStandaloneStream(): Response {
+  return jsonRpcError(405, -32000, "Method Not Allowed: this server offers no standalone SSE stream; use POST.", {
+    allow: "POST, DELETE",
+  });
 }
 
 function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
