@@ -250,9 +250,16 @@ export const runJsInput = z.object({
     .describe("Wall-clock limit in ms (default 5000 unless the server sets EXEC_TIMEOUT_SEC; max 30000)."),
   memoryMb: z.number().int().min(16).max(512).default(128).describe("Heap limit of the sandbox (default 128)."),
 });
+/**
+ * Any JSON value, with the union of JSON types spelled out in the JSON Schema: `z.unknown()` alone
+ * becomes `{}`, which validates nothing and which strict clients (the MCP Inspector) flag. The
+ * TypeScript type stays `unknown`.
+ */
+const jsonValue = z.unknown().meta({ type: ["string", "number", "boolean", "null", "array", "object"] });
+
 export const runJsOutput = z.object({
   ok: z.boolean(),
-  result: z.unknown().optional().describe("The code's return value (JSON)."),
+  result: jsonValue.optional().describe("The code's return value (JSON)."),
   logs: z.string(),
   logsTruncated: z.boolean(),
   outputs: z.array(z.object({ path: z.string(), bytes: z.number(), mime: z.string() })),
