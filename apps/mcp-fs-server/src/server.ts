@@ -6,6 +6,7 @@ import { EXEC_LIMITS } from "./exec/limits.js";
 import { ExecPool } from "./exec/pool.js";
 import type { SandboxMode } from "./exec/sandbox-command.js";
 import { createLogger, type Logger } from "./log.js";
+import { registerPrompts } from "./prompts/index.js";
 import { registerRootResources } from "./resources/roots.js";
 import type { ToolContext } from "./tools/context.js";
 import { registerRunJs } from "./tools/exec/run-js.js";
@@ -71,12 +72,18 @@ export async function createFsServer(opts: FsServerOptions): Promise<FsServer> {
     const server = new McpServer(SERVER_INFO, {
       // The lists never change while a server runs, so no list_changed notifications are promised
       // (and over HTTP no standalone SSE stream is offered to carry them).
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
+      capabilities: {
+        tools: { listChanged: false },
+        resources: { listChanged: false },
+        prompts: { listChanged: false },
+        completions: {},
+      },
       instructions: INSTRUCTIONS,
     });
     registerTools(server, ctx);
     if (exec) registerRunJs(server, { ...ctx, exec });
     registerRootResources(server, ctx.policy);
+    registerPrompts(server, ctx);
     return server;
   };
   return { factory, ctx, close: async () => exec?.pool.close() };
