@@ -183,6 +183,53 @@ const ISO_HELPER = `const iso = (v) => {
   return d.toISOString().slice(0, 10);
 };`;
 
+/**
+ * Scatter labels that never collide: the scales get fixed domains (data range plus 6 %, no "nice"
+ * rounding), so the code knows each point's pixel position; each label then takes the first spot
+ * beside its point (right, left, above, below, the diagonals) whose box stays inside the plot and
+ * overlaps no placed label and no point, else it is left off (the tooltip still names the point).
+ * Label positions go into the data as `lx`/`ly`, read by the text layer with the same scales.
+ */
+const LABEL_HELPER = `function placeLabels(data, spec, scaleType) {
+  const W = spec.width, H = spec.height, FONT = 11, GAP = 7, R = 5, LINE = FONT * 1.3;
+  const fwd = scaleType === "log" ? Math.log10 : scaleType === "symlog" ? (v) => Math.sign(v) * Math.log1p(Math.abs(v)) : (v) => v;
+  const inv = scaleType === "log" ? (t) => 10 ** t : scaleType === "symlog" ? (t) => Math.sign(t) * Math.expm1(Math.abs(t)) : (t) => t;
+  const range = (key) => {
+    const ts = data.map((d) => fwd(d[key]));
+    const lo = Math.min(...ts), hi = Math.max(...ts), pad = (hi - lo) * 0.06 || 1;
+    return [lo - pad, hi + pad];
+  };
+  const [x0, x1] = range("x"), [y0, y1] = range("y");
+  for (const layer of [spec, spec.layer[1]]) {
+    for (const [ch, lo, hi] of [["x", x0, x1], ["y", y0, y1]]) {
+      layer.encoding[ch].scale = { ...(scaleType === "linear" ? { zero: false } : { type: scaleType }), domain: [inv(lo), inv(hi)], nice: false };
+    }
+  }
+  const px = (d) => ((fwd(d.x) - x0) / (x1 - x0)) * W;
+  const py = (d) => H - ((fwd(d.y) - y0) / (y1 - y0)) * H;
+  // Text width from the characters (generous, so real glyphs fit inside the box).
+  const width = (text) => [...text].reduce((w, c) => w + (/[mwMW@%]/.test(c) ? 1 : /[A-Z0-9]/.test(c) ? 0.75 : /[iljtfrI.,:;'|!() ]/.test(c) ? 0.45 : 0.64), 0) * FONT;
+  const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const taken = data.map((d) => ({ left: px(d) - R, right: px(d) + R, top: py(d) - R, bottom: py(d) + R }));
+  for (const d of data) {
+    if (d.label == null || String(d.label).trim() === "") continue;
+    const w = width(String(d.label)), h = LINE, x = px(d), y = py(d), g = GAP * 0.7;
+    const spots = [
+      [x + GAP + w / 2, y], [x - GAP - w / 2, y], [x, y - GAP - h / 2], [x, y + GAP + h / 2],
+      [x + g + w / 2, y - g - h / 2], [x + g + w / 2, y + g + h / 2], [x - g - w / 2, y - g - h / 2], [x - g - w / 2, y + g + h / 2],
+    ];
+    for (const [cx, cy] of spots) {
+      const box = { left: cx - w / 2, right: cx + w / 2, top: cy - h / 2, bottom: cy + h / 2 };
+      if (box.left < 0 || box.right > W || box.top < 0 || box.bottom > H) continue;
+      if (taken.some((t) => overlaps(t, box))) continue;
+      taken.push(box);
+      d.lx = inv(x0 + (cx / W) * (x1 - x0));
+      d.ly = inv(y0 + ((H - cy) / H) * (y1 - y0));
+      break;
+    }
+  }
+}`;
+
 /** How a row's x value is read: the cell, or a date cut to its month or year. */
 function xExpr(plan: ChartPlan): string {
   if (plan.overall || plan.x === undefined) return `"all rows"`;
@@ -340,7 +387,18 @@ export function chartSpec(plan: ChartPlan): Record<string, unknown> {
         layer: [
           { mark: { type: "point", filled: true, size: 80, tooltip: true } },
           ...(plan.label
-            ? [{ mark: { type: "text", align: "left", dx: 7, fontSize: 11 }, encoding: { text: { field: "label" } } }]
+            ? [
+                {
+                  // Positions from placeLabels in the chart code: beside the point, never over another label.
+                  transform: [{ filter: "isValid(datum.lx) && isValid(datum.ly)" }],
+                  mark: { type: "text", align: "center", baseline: "middle", fontSize: 11 },
+                  encoding: {
+                    x: { field: "lx", type: "quantitative", title: plan.xTitle },
+                    y: { field: "ly", type: "quantitative", title: plan.yTitle },
+                    text: { field: "label" },
+                  },
+                },
+              ]
             : []),
         ],
       };
@@ -397,11 +455,13 @@ export function chartCode(plan: ChartPlan, opts: { format?: "png" | "both" } = {
   }
   const spec = JSON.stringify(chartSpec(plan), null, 2);
   const width =
-    plan.type === "bar"
-      ? `\nspec.width = Math.max(360, Math.min(1000, data.length * ${plan.series || plan.measures.length > 1 ? 18 : 36}));`
-      : plan.type === "line"
-        ? `\n// Point markers only while they stay readable\nspec.mark.point = data.length <= 40;`
-        : "";
+    plan.type === "scatter" && plan.label
+      ? `\n// Labels beside their points, none over another (left off where there is no room)\nplaceLabels(data, spec, ${lit(plan.logScale || "linear")});`
+      : plan.type === "bar"
+        ? `\nspec.width = Math.max(360, Math.min(1000, data.length * ${plan.series || plan.measures.length > 1 ? 18 : 36}));`
+        : plan.type === "line"
+          ? `\n// Point markers only while they stay readable\nspec.mark.point = data.length <= 40;`
+          : "";
   const summary =
     plan.type === "histogram"
       ? `{ count: data.length, min: data.reduce((a, d) => Math.min(a, d.value), Infinity), max: data.reduce((a, d) => Math.max(a, d.value), -Infinity) }`
@@ -413,7 +473,7 @@ export function chartCode(plan: ChartPlan, opts: { format?: "png" | "both" } = {
 const range = { first: data[0], last: data[data.length - 1], min: byValue[0], max: byValue[byValue.length - 1] };`;
   return `${header}
 ${readRows(plan)}
-${NUM_HELPER}${plan.xKind === "temporal" ? `\n${ISO_HELPER}` : ""}
+${NUM_HELPER}${plan.xKind === "temporal" ? `\n${ISO_HELPER}` : ""}${plan.type === "scatter" && plan.label ? `\n${LABEL_HELPER}` : ""}
 ${data}
 if (data.length === 0) throw new Error("No rows with values to plot (every value was empty or not a number).");
 const spec = ${spec};
