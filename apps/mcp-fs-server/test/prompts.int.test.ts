@@ -44,8 +44,8 @@ afterAll(async () => {
   await ws.cleanup();
 });
 
-const text = (r: { messages: { content: { type: string } }[] }) =>
-  r.messages.map((m) => (m.content.type === "text" ? (m.content as { text: string }).text : "")).join("\n");
+const text = (r: { messages: { content: { type: string; text?: string } }[] }) =>
+  r.messages.map((m) => (m.content.type === "text" ? (m.content.text ?? "") : "")).join("\n");
 
 async function complete(prompt: string, argument: string, value: string): Promise<string[]> {
   const r = await client.complete({ ref: { type: "ref/prompt", name: prompt }, argument: { name: argument, value } });
