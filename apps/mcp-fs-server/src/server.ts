@@ -1,6 +1,6 @@
 import { McpServer, type McpServerFactory } from "@modelcontextprotocol/server";
 import { ROOT } from "@textide/shared";
-import { PathPolicy, resolveRoots } from "@textide/shared/node";
+import { PathPolicy, removeStaleTemps, resolveRoots } from "@textide/shared/node";
 import { AuditLog } from "./exec/audit.js";
 import { EXEC_LIMITS } from "./exec/limits.js";
 import { ExecPool } from "./exec/pool.js";
@@ -62,6 +62,11 @@ export async function createFsServer(opts: FsServerOptions): Promise<FsServer> {
       }
     : undefined;
   exec?.pool.warm();
+  // Temp files and locks of writes cut short by a kill; in the background, the handshake does not wait.
+  void removeStaleTemps(roots).then(
+    (count) => count > 0 && log.info({ count }, "removed files left by interrupted writes"),
+    (err: unknown) => log.warn({ err: String(err) }, "could not look for files left by interrupted writes"),
+  );
   const ctx: ToolContext = {
     policy,
     log,

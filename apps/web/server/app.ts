@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { PathPolicy } from "@textide/shared/node";
+import { removeStaleTemps, type PathPolicy } from "@textide/shared/node";
 import type { WebConfig } from "./config.js";
 import { AppError, toAppError } from "./errors.js";
 import { createFileIndex, type FileIndex } from "./fs/file-index.js";
@@ -57,6 +57,11 @@ export function createWebServer({ config, policy, log = consoleLogger, runtime, 
   const fileIndex = createFileIndex(policy, {
     onError: (err) => log.warn("file index walk failed", { err: String(err) }),
   });
+  // Temp files and locks of writes cut short by a kill; in the background, start-up does not wait.
+  void removeStaleTemps(policy.roots).then(
+    (count) => count > 0 && log.info("removed files left by interrupted saves", { count }),
+    (err: unknown) => log.warn("could not look for files left by interrupted saves", { err: String(err) }),
+  );
   const ops = { policy, index: fileIndex };
   const upload = { ...ops, maxBytes: config.uploadMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES };
 

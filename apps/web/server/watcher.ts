@@ -1,8 +1,6 @@
-import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { watch, type FSWatcher } from "chokidar";
-import { isInside, type PathPolicy, type Root } from "@textide/shared/node";
-import { isHiddenName } from "./fs/tree.js";
+import { DirHandle, isHiddenName, isInside, readdirInside, type PathPolicy, type Root } from "@textide/shared/node";
 import { FILE_CHANGE_KINDS, type FileChangedEvent, type FileChangeKind } from "./socket/events.js";
 
 export interface WorkspaceWatcher {
@@ -64,7 +62,7 @@ export function createWatcher(
 
   const record = (kind: FileChangeKind, abs: string): void => {
     const root = rootOf(roots, abs);
-    if (!root) return;
+    if (!root || !reachableInside(root, abs)) return;
     const display = policy.display(root, abs);
     const now = Date.now();
     if (kind === "add") {
@@ -98,9 +96,11 @@ export function createWatcher(
    * after that window, reports such files; `record` drops the ones chokidar did see.
    */
   const rescan = (dir: string): void => {
+    const root = rootOf(roots, dir);
+    if (!root) return;
     const timer = setTimeout(() => {
       rescans.delete(timer);
-      void listFiles(dir).then(
+      void listFiles(dir, root.real).then(
         (files) => {
           if (!closed) for (const f of files) record("add", f);
         },
@@ -134,18 +134,36 @@ export function createWatcher(
   };
 }
 
+/**
+ * chokidar re-reads folders by path, so a folder swapped for a link out of the root would make it
+ * report outside names. An event is kept only when its parent folder, opened and checked by
+ * descriptor, still lies inside the root (or is gone, as for a deleted folder's files).
+ */
+function reachableInside(root: Root, abs: string): boolean {
+  try {
+    DirHandle.open(path.dirname(abs), root.real).close();
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ENOENT";
+  }
+}
+
 function rootOf(roots: readonly Root[], abs: string): Root | undefined {
   return roots.find((r) => isInside(r.real, abs) && abs !== r.real);
 }
 
 /** Regular files under `dir`: symlinks neither followed nor reported, hidden names and temp files skipped. */
-async function listFiles(dir: string, out: string[] = []): Promise<string[]> {
-  for (const e of await readdir(dir, { withFileTypes: true })) {
+async function listFiles(dir: string, rootReal: string, out: string[] = []): Promise<string[]> {
+  const listed = await readdirInside(dir, rootReal);
+  if (!listed) return out;
+  listed.dir.close();
+  dir = listed.dir.real;
+  for (const e of listed.dirents) {
     if (out.length >= RESCAN_MAX_FILES) break;
     if (isHiddenName(e.name)) continue;
     const abs = path.join(dir, e.name);
     if (e.isFile()) out.push(abs);
-    else if (e.isDirectory()) await listFiles(abs, out);
+    else if (e.isDirectory()) await listFiles(abs, rootReal, out);
   }
   return out;
 }

@@ -1,18 +1,15 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync } from "node:fs";
+import { closeSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "@textide/shared";
-import { isFsError, type PathPolicy, atomicWrite } from "@textide/shared/node";
+import { SKIPPED_DIRS, commitWrite, entryPath, isFsError, type PathPolicy, walk } from "@textide/shared/node";
 import { mimeOf } from "../fs/mime.js";
 import { decodePage, detectEncoding } from "../fs/text-decode.js";
-import { entryPath, walk } from "../fs/walk.js";
 import { renderChart } from "./chart.js";
 import { ExecError, isExecError } from "./errors.js";
 import { EXEC_LIMITS, WRITABLE_EXTENSIONS } from "./limits.js";
 import type { WrittenFile } from "./protocol.js";
 import { parseTable } from "./tables.js";
-
-const SKIP_DIRS = new Set([".git", "node_modules"]);
 
 /**
  * The host side of the sandbox API for one run. Every argument arrives copied from untrusted
@@ -58,15 +55,14 @@ export class HostApi {
     const p = requireString(file, "readTable(path)");
     const opts = (options ?? {}) as { sheet?: unknown };
     const sheet = typeof opts.sheet === "string" || typeof opts.sheet === "number" ? opts.sheet : undefined;
-    const { abs } = await this.resolveRead(p);
-    const table = await parseTable(readFileSync(abs), abs, sheet === undefined ? {} : { sheet });
+    const { abs, bytes } = await this.readChecked(p);
+    const table = await parseTable(bytes, abs, sheet === undefined ? {} : { sheet });
     for (const w of table.warnings ?? []) this.log("warn", `readTable ${path.basename(abs)}: ${w}`);
     return table.rows;
   }
 
   async readText(file: unknown): Promise<string> {
-    const { abs } = await this.resolveRead(requireString(file, "readText(path)"));
-    const bytes = readFileSync(abs);
+    const { bytes } = await this.readChecked(requireString(file, "readText(path)"));
     const enc = detectEncoding(bytes.subarray(0, 64 * 1024));
     if (enc.kind === "binary") {
       throw new ExecError(
@@ -84,7 +80,7 @@ export class HostApi {
     });
     if (!resolved.stats.isDirectory()) throw new ExecError("runtime", `${resolved.display} is a file, not a folder.`);
     const files: string[] = [];
-    await walk(resolved.abs, { rootReal: resolved.root.real, skipDirs: SKIP_DIRS }, (e) => {
+    await walk(resolved.abs, { rootReal: resolved.root.real, skipDirs: SKIPPED_DIRS }, (e) => {
       if (e.type === "file" || e.targetType === "file") files.push(this.policy.display(resolved.root, entryPath(e)));
       return files.length < EXEC_LIMITS.maxListedFiles;
     });
@@ -118,16 +114,21 @@ export class HostApi {
     return out;
   }
 
-  private async resolveRead(p: string) {
-    const resolved = await this.policy.resolveExisting(p).catch((err: unknown) => {
+  /** Reads a file through the descriptor the policy opened and checked (no second lookup by path). */
+  private async readChecked(p: string): Promise<{ abs: string; bytes: Buffer }> {
+    const opened = await this.policy.openExisting(p).catch((err: unknown) => {
       throw toExecError(err, "read");
     });
-    if (!resolved.stats.isFile())
-      throw new ExecError("runtime", `${resolved.display} is a folder; use listFiles("${resolved.display}").`);
-    if (resolved.stats.size > EXEC_LIMITS.maxReadBytes) {
-      throw new ExecError("limit", `${resolved.display} is larger than ${EXEC_LIMITS.maxReadBytes / 1048576} MB.`);
+    try {
+      if (!opened.stats.isFile())
+        throw new ExecError("runtime", `${opened.display} is a folder; use listFiles("${opened.display}").`);
+      if (opened.stats.size > BigInt(EXEC_LIMITS.maxReadBytes)) {
+        throw new ExecError("limit", `${opened.display} is larger than ${EXEC_LIMITS.maxReadBytes / 1048576} MB.`);
+      }
+      return { abs: opened.abs, bytes: readFileSync(opened.fd) };
+    } finally {
+      closeSync(opened.fd);
     }
-    return resolved;
   }
 
   private async write(name: string, data: Uint8Array, allowed: string[]): Promise<string> {
@@ -153,19 +154,22 @@ export class HostApi {
     // Names are relative to generated_assets; a leading `generated_assets/` or an absolute path
     // inside it is accepted too (the policy rejects anything else).
     const rel = path.isAbsolute(name) || name.startsWith(`${ROOT.assets}/`) ? name : `${ROOT.assets}/${name}`;
-    const file = await this.policy.resolve(rel, "write").catch((err: unknown) => {
-      throw toExecError(err, "writeFile");
-    });
-    if (file.root.name !== ROOT.assets)
+    if (this.policy.locate(rel).root.name !== ROOT.assets) {
       throw new ExecError("policy", "Sandboxed code writes only under generated_assets/.");
-    if (file.stats?.isDirectory()) throw new ExecError("runtime", `${file.display} is a folder.`);
-    mkdirSync(path.dirname(file.abs), { recursive: true });
-    await atomicWrite(file.abs, data, false);
+    }
+    const file = await this.policy
+      .withParent(rel, "write", { createParents: true }, async (entry) => {
+        await commitWrite(entry, data);
+        return entry;
+      })
+      .catch((err: unknown) => {
+        throw toExecError(err, "writeFile");
+      });
     this.bytesWritten += data.byteLength;
     this.outputs.push({
       path: file.display,
       bytes: data.byteLength,
-      mime: mimeOf(file.abs),
+      mime: mimeOf(file.name),
       sha256: createHash("sha256").update(data).digest("hex"),
     });
     return file.display;

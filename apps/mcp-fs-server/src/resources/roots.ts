@@ -8,10 +8,9 @@ import {
   type ReadResourceResult,
 } from "@modelcontextprotocol/server";
 import { ROOT } from "@textide/shared";
-import { isFsError, type PathPolicy, type Root } from "@textide/shared/node";
+import { SKIPPED_DIRS, entryPath, isFsError, type PathPolicy, type Root, walk } from "@textide/shared/node";
 import { isKnownBinaryMime, mimeOf } from "../fs/mime.js";
 import { detectEncoding } from "../fs/text-decode.js";
-import { entryPath, walk } from "../fs/walk.js";
 
 const MAX_RESOURCE_BYTES = 1024 * 1024;
 const MAX_LISTED = 1000;
@@ -67,7 +66,7 @@ export function registerRootResources(server: McpServer, policy: PathPolicy): vo
 async function listFiles(root: Root): Promise<{ rel: string }[]> {
   const out: { rel: string }[] = [];
   // Ordered: the list stops at MAX_LISTED, and must not depend on which directory read finished first.
-  const opts = { rootReal: root.real, skipDirs: new Set([".git", "node_modules"]), ordered: true };
+  const opts = { rootReal: root.real, skipDirs: SKIPPED_DIRS, ordered: true };
   await walk(root.real, opts, (e) => {
     if (e.type === "file" || e.targetType === "file")
       out.push({

@@ -1,9 +1,7 @@
 import type { Dirent } from "node:fs";
-import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { fuzzyMatch, normalizeQuery, type FileChangedEvent, type FileSearchHit } from "@textide/shared";
-import { isInside, type PathPolicy, type Root } from "@textide/shared/node";
-import { isHiddenName } from "./tree.js";
+import { isHiddenName, readdirInside, statInside, type PathPolicy, type Root } from "@textide/shared/node";
 
 /** Beyond this many files the index stops growing (quick open then covers part of the workspace). */
 const DEFAULT_MAX_FILES = 500_000;
@@ -150,13 +148,20 @@ async function walk(policy: PathPolicy, root: Root, dir: string, add: (p: string
   const otherRoots = new Set(policy.roots.filter((r) => r !== root).map((r) => r.real));
   const queue = [dir];
   while (queue.length > 0) {
-    const current = queue.pop()!;
-    let dirents: Dirent[];
+    // Opened and checked by descriptor; vanished, unreadable or swapped out of the root: skipped
+    // (the watcher reports what comes back).
+    const listed = await readdirInside(queue.pop()!, root.real);
+    if (!listed) continue;
+    const current = listed.dir.real;
+    const at = (name: string): string => listed.dir.at(name);
     try {
-      dirents = await readdir(current, { withFileTypes: true });
-    } catch {
-      continue; // vanished or unreadable: the watcher reports what comes back
+      visitEntries(listed.dirents, current, at);
+    } finally {
+      listed.dir.close();
     }
+  }
+
+  function visitEntries(dirents: Dirent[], current: string, at: (name: string) => string): void {
     for (const d of dirents) {
       if (isHiddenName(d.name)) continue;
       const abs = path.join(current, d.name);
@@ -164,7 +169,7 @@ async function walk(policy: PathPolicy, root: Root, dir: string, add: (p: string
         if (!otherRoots.has(abs) && !shadowsRoot(policy, root, current, d.name)) queue.push(abs);
       } else if (d.isFile()) {
         add(policy.display(root, abs));
-      } else if (d.isSymbolicLink() && (await isFileInside(root, abs))) {
+      } else if (d.isSymbolicLink() && statInside(at(d.name), root.real)?.stats.isFile()) {
         add(policy.display(root, abs));
       }
     }
@@ -174,13 +179,4 @@ async function walk(policy: PathPolicy, root: Root, dir: string, add: (p: string
 /** A project folder named like the assets root is unreachable by workspace path (the prefix wins). */
 function shadowsRoot(policy: PathPolicy, root: Root, parent: string, name: string): boolean {
   return parent === root.real && root === policy.project && policy.roots.some((r) => r !== root && r.name === name);
-}
-
-async function isFileInside(root: Root, link: string): Promise<boolean> {
-  try {
-    const real = await realpath(link);
-    return isInside(root.real, real) && (await stat(real)).isFile();
-  } catch {
-    return false;
-  }
 }

@@ -1,25 +1,24 @@
 import { lstatSync, type Dirent, type Stats } from "node:fs";
-import { readdir, realpath, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import { setImmediate } from "node:timers/promises";
 import { ROOT, type TreeEntry, type TreeEntryType as EntryType } from "@textide/shared";
-import { isInside, type PathPolicy, type Root, ATOMIC_TEMP_RE } from "@textide/shared/node";
+import {
+  isHiddenName,
+  readdirInside,
+  statInside,
+  type DirHandle,
+  type PathPolicy,
+  type Root,
+} from "@textide/shared/node";
 
 const STAT_SLICE = 500;
-
-/** Directory names never listed nor watched. */
-export const SKIPPED_DIRS: ReadonlySet<string> = new Set([".git", "node_modules"]);
 
 export type { TreeEntry, TreeEntryType as EntryType } from "@textide/shared";
 
 export interface TreeOptions {
   depth: number;
   maxEntries: number;
-}
-
-/** True for names that listings and the watcher hide. */
-export function isHiddenName(name: string): boolean {
-  return SKIPPED_DIRS.has(name) || ATOMIC_TEMP_RE.test(name);
 }
 
 /**
@@ -63,12 +62,33 @@ async function walk(
   depth: number,
   budget: { left: number; truncated: boolean },
 ): Promise<TreeEntry[]> {
-  let dirents: Dirent[];
+  // Opened and checked by descriptor: a folder swapped for a link out of the root lists nothing.
+  const listed = await readdirInside(dir, root.real);
+  if (!listed) return [];
+  let described: (TreeEntry | undefined)[];
   try {
-    dirents = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return [];
+    described = await describeAll(policy, root, listed.dir, listed.dirents, budget);
+  } finally {
+    listed.dir.close();
   }
+  const out: TreeEntry[] = [];
+  for (const entry of described) {
+    if (!entry) continue;
+    if (entry.type === "directory" && depth > 1) {
+      entry.children = await walk(policy, root, path.join(listed.dir.real, entry.name), depth - 1, budget);
+    }
+    out.push(entry);
+  }
+  return out;
+}
+
+async function describeAll(
+  policy: PathPolicy,
+  root: Root,
+  dir: DirHandle,
+  dirents: Dirent[],
+  budget: { left: number; truncated: boolean },
+): Promise<(TreeEntry | undefined)[]> {
   dirents.sort((a, b) => a.name.localeCompare(b.name));
   const visible = dirents.filter((d) => !isHiddenName(d.name));
   if (visible.length > budget.left) budget.truncated = true;
@@ -77,25 +97,16 @@ async function walk(
   // Synchronous lstat in slices, yielding between them: on a local disk lstatSync takes ~7 µs where
   // each fs.promises call costs a thread-pool round trip (a 20,000-file folder: 0.14 s instead of ~1 s).
   const described: (TreeEntry | undefined)[] = [];
-  const dirDisplay = policy.display(root, dir);
+  const dirDisplay = policy.display(root, dir.real);
   const displayOf = (name: string): string => (dirDisplay === "." ? name : `${dirDisplay}/${name}`);
   for (let i = 0; i < taken.length; i += STAT_SLICE) {
     if (i > 0) await setImmediate();
-    for (const d of taken.slice(i, i + STAT_SLICE))
-      described.push(describe(path.join(dir, d.name), d.name, displayOf(d.name)));
+    for (const d of taken.slice(i, i + STAT_SLICE)) described.push(describe(dir.at(d.name), d.name, displayOf(d.name)));
   }
   for (const entry of described) {
-    if (entry?.type === "symlink") await describeLinkTarget(root, path.join(dir, entry.name), entry);
+    if (entry?.type === "symlink") describeLinkTarget(root, dir.at(entry.name), entry);
   }
-  const out: TreeEntry[] = [];
-  for (const entry of described) {
-    if (!entry) continue;
-    if (entry.type === "directory" && depth > 1) {
-      entry.children = await walk(policy, root, path.join(dir, entry.name), depth - 1, budget);
-    }
-    out.push(entry);
-  }
-  return out;
+  return described;
 }
 
 function describe(abs: string, name: string, display: string): TreeEntry | undefined {
@@ -113,9 +124,9 @@ function describe(abs: string, name: string, display: string): TreeEntry | undef
   return entry;
 }
 
-async function describeLinkTarget(root: Root, link: string, entry: TreeEntry): Promise<void> {
-  const target = await insideTarget(root, link);
-  if (target) {
+function describeLinkTarget(root: Root, link: string, entry: TreeEntry): void {
+  const target = statInside(link, root.real)?.stats;
+  if (target && (target.isFile() || target.isDirectory())) {
     entry.targetType = target.isDirectory() ? "directory" : "file";
     entry.size = target.size;
     entry.mtime = target.mtime.toISOString();
@@ -127,16 +138,4 @@ function typeOf(s: Stats): EntryType {
   if (s.isDirectory()) return "directory";
   if (s.isFile()) return "file";
   return "other";
-}
-
-/** Stats of a link's target when it is a regular file or directory inside `root`; otherwise undefined. */
-async function insideTarget(root: Root, link: string): Promise<Stats | undefined> {
-  try {
-    const real = await realpath(link);
-    if (!isInside(root.real, real)) return undefined;
-    const s = await stat(real);
-    return s.isFile() || s.isDirectory() ? s : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,10 +1,8 @@
 import { closeSync, createReadStream, readFile } from "node:fs";
-import { mkdir } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { promisify } from "node:util";
-import { type PathPolicy, atomicWrite, etagFromStats, etagOf } from "@textide/shared/node";
+import { type FsError, type PathPolicy, commitWrite, etagFromStats, isFsError } from "@textide/shared/node";
 import { z } from "zod";
 import { AppError } from "../errors.js";
 import { detectTextEncoding, hasUtf8Bom, isKnownBinaryMime, mimeOf } from "../fs/mime.js";
@@ -98,28 +96,39 @@ export async function putFile(deps: FileRouteDeps, url: URL, req: IncomingMessag
   if (data.length > MAX_TEXT_BYTES) {
     throw new AppError(413, "too_large", `The content is ${data.length} bytes; the limit is ${MAX_TEXT_BYTES}.`);
   }
-  const target = await deps.policy.resolve(input, "write");
-  if (target.stats?.isDirectory()) {
-    throw new AppError(400, "is_directory", `${target.display} is a directory; choose a file path.`);
+  const saved = await deps.policy.withParent(input, "write", { createParents: true }, async (target) => {
+    const committed = await commitWrite(target, data, expectedEtag === undefined ? {} : { expectedEtag }).catch(
+      (err: unknown) => {
+        throw isFsError(err) ? forPeople(err, target.display) : err;
+      },
+    );
+    return { ...committed, display: target.display };
+  });
+  sendJson(res, saved.created ? 201 : 200, {
+    path: saved.display,
+    etag: saved.etag,
+    size: data.length,
+    created: saved.created,
+  });
+}
+
+/** The editor's wording for a refused save (the FsError's text is written for a model). */
+function forPeople(err: FsError, display: string): AppError | FsError {
+  if (err.code === "conflict") {
+    const deleted = err.details.deleted === true;
+    return new AppError(
+      409,
+      "conflict",
+      deleted
+        ? `${display} was deleted on disk since it was opened. Save again to recreate it.`
+        : `${display} was changed on disk since it was opened. Reload it, or save again to overwrite.`,
+      { cause: err, details: { currentEtag: err.details.currentEtag ?? null, deleted } },
+    );
   }
-  const exists = target.stats !== undefined;
-  if (expectedEtag !== undefined) {
-    const current = exists ? await etagOf(target.abs) : null;
-    if (current !== expectedEtag) {
-      throw new AppError(
-        409,
-        "conflict",
-        exists
-          ? `${target.display} changed since it was read; reload it (or save again without expectedEtag to overwrite).`
-          : `${target.display} no longer exists; save again without expectedEtag to recreate it.`,
-        { details: { currentEtag: current } },
-      );
-    }
+  if (err.code === "is_directory") {
+    return new AppError(400, "is_directory", `${display} is a folder; choose a file path.`, { cause: err });
   }
-  if (!exists) await mkdir(path.dirname(target.abs), { recursive: true });
-  await atomicWrite(target.abs, data);
-  const etag = await etagOf(target.abs);
-  sendJson(res, exists ? 200 : 201, { path: target.display, etag, size: data.length, created: !exists });
+  return err;
 }
 
 export async function getRaw(deps: FileRouteDeps, url: URL, res: ServerResponse): Promise<void> {

@@ -1,9 +1,16 @@
-import { link, mkdir, open, rename, unlink } from "node:fs/promises";
+import { unlink, type FileHandle } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ROOT } from "@textide/shared";
-import { atomicTempPath, fromNodeError, type PathPolicy } from "@textide/shared/node";
+import {
+  commitTemp,
+  fromNodeError,
+  openTemp,
+  withEntryLock,
+  type AnchoredPath,
+  type PathPolicy,
+} from "@textide/shared/node";
 import { AppError, toAppError } from "../errors.js";
-import { existsError, resolveEntry } from "../fs/entry.js";
+import { existsError, withEntry } from "../fs/entry.js";
 import type { FileIndex } from "../fs/file-index.js";
 import { sendJson } from "./respond.js";
 
@@ -20,45 +27,68 @@ export interface UploadDeps {
  */
 export async function putUpload(deps: UploadDeps, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const overwrite = ["1", "true"].includes(url.searchParams.get("overwrite") ?? "");
-  let target: Awaited<ReturnType<typeof resolveEntry>>;
+  let reading = false;
+  let saved: { path: string; size: number };
   try {
-    target = await checkTarget(deps, url, req, overwrite);
-  } catch (err) {
-    // Refused before the body was read: close the connection, or Node would read (and drop) the whole
-    // body to keep it alive, and an overwrite retry would send a large file twice.
-    const e = toAppError(err);
-    throw new AppError(e.status, e.code, e.message, {
-      cause: err,
-      details: { ...e.details },
-      headers: { ...e.headers, connection: "close" },
+    const input = checkRequest(deps, url, req);
+    saved = await withEntry(deps.policy, input, { createParents: true }, async (target) => {
+      checkTarget(target, overwrite);
+      const { tmp, handle } = await openTemp(target.dir, target.name);
+      reading = true;
+      const size = await receive(req, handle, () => unlink(target.dir.at(tmp)), deps.maxBytes);
+      try {
+        // Under the entry's lock, so an upload and an etag-checked save never interleave.
+        await withEntryLock(target, () => commitTemp(target.dir, tmp, target.name, !overwrite));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === "EEXIST") {
+          throw existsError(target.display, "Upload again with overwrite=1 to replace it.");
+        }
+        throw fromNodeError(err, target.display);
+      }
+      return { path: target.display, size };
     });
-  }
-
-  await mkdir(target.parentAbs, { recursive: true });
-  const tmp = atomicTempPath(target.abs);
-  const size = await receive(req, tmp, deps.maxBytes);
-  try {
-    if (overwrite) {
-      await rename(tmp, target.abs);
-    } else {
-      // link() fails with EEXIST instead of replacing a file that appeared during the upload.
-      await link(tmp, target.abs);
-      await unlink(tmp);
-    }
   } catch (err) {
-    await unlink(tmp).catch(() => undefined);
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") {
-      throw existsError(target.display, "Upload again with overwrite=1 to replace it.");
-    }
-    throw fromNodeError(err, target.display);
+    throw reading ? err : closingConnection(err);
   }
-  deps.index.addFile(target.display);
-  sendJson(res, 201, { path: target.display, size });
+  deps.index.addFile(saved.path);
+  sendJson(res, 201, saved);
 }
 
-/** Streams the body into `tmp` ('wx': never reuses an existing name), fsyncs, and returns its size. */
-async function receive(req: IncomingMessage, tmp: string, maxBytes: number): Promise<number> {
-  const handle = await open(tmp, "wx", 0o644);
+/**
+ * A refusal before the body was read closes the connection: otherwise Node would read (and drop)
+ * the whole body to keep it alive, and an overwrite retry would send a large file twice.
+ */
+function closingConnection(err: unknown): AppError {
+  const e = toAppError(err);
+  return new AppError(e.status, e.code, e.message, {
+    cause: err,
+    details: { ...e.details },
+    headers: { ...e.headers, connection: "close" },
+  });
+}
+
+function checkRequest(deps: UploadDeps, url: URL, req: IncomingMessage): string {
+  const input = url.searchParams.get("path");
+  if (!input) throw new AppError(400, "bad_request", "Missing `path` query parameter (the new file's workspace path).");
+  if (deps.policy.locate(input).root.name !== ROOT.project) {
+    throw new AppError(
+      403,
+      "forbidden",
+      `Uploads go into project_root; ${ROOT.assets}/ holds the agent's outputs. Choose a project folder for ${input}.`,
+    );
+  }
+  const declared = Number(req.headers["content-length"] ?? "0");
+  if (declared > deps.maxBytes) throw tooLarge(deps.maxBytes);
+  return input;
+}
+
+/** Streams the body into the temp file, fsyncs, and returns its size; on any failure the temp file is removed. */
+async function receive(
+  req: IncomingMessage,
+  handle: FileHandle,
+  removeTemp: () => Promise<void>,
+  maxBytes: number,
+): Promise<number> {
   let size = 0;
   try {
     // A client abort makes the iteration throw, which lands in the cleanup below.
@@ -72,24 +102,12 @@ async function receive(req: IncomingMessage, tmp: string, maxBytes: number): Pro
     return size;
   } catch (err) {
     await handle.close().catch(() => undefined);
-    await unlink(tmp).catch(() => undefined);
+    await removeTemp().catch(() => undefined);
     throw err;
   }
 }
 
-async function checkTarget(deps: UploadDeps, url: URL, req: IncomingMessage, overwrite: boolean) {
-  const input = url.searchParams.get("path");
-  if (!input) throw new AppError(400, "bad_request", "Missing `path` query parameter (the new file's workspace path).");
-  if (deps.policy.locate(input).root.name !== ROOT.project) {
-    throw new AppError(
-      403,
-      "forbidden",
-      `Uploads go into project_root; ${ROOT.assets}/ holds the agent's outputs. Choose a project folder for ${input}.`,
-    );
-  }
-  const declared = Number(req.headers["content-length"] ?? "0");
-  if (declared > deps.maxBytes) throw tooLarge(deps.maxBytes);
-  const target = await resolveEntry(deps.policy, input);
+function checkTarget(target: AnchoredPath, overwrite: boolean): void {
   if (target.stats?.isDirectory()) {
     throw new AppError(400, "is_directory", `${target.display} is a folder; upload to a file path inside it.`);
   }
@@ -97,7 +115,6 @@ async function checkTarget(deps: UploadDeps, url: URL, req: IncomingMessage, ove
     throw new AppError(403, "denied", `${target.display} is a symbolic link; uploads never replace links.`);
   }
   if (target.stats && !overwrite) throw existsError(target.display, "Upload again with overwrite=1 to replace it.");
-  return target;
 }
 
 function tooLarge(maxBytes: number): AppError {

@@ -4,10 +4,13 @@ import type { FsErrorCode } from "../fs-errors.js";
 export class FsError extends Error {
   override readonly name = "FsError";
   readonly code: FsErrorCode;
+  /** Facts a caller may pass on as data (e.g. `currentEtag` of a conflict). */
+  readonly details: Readonly<Record<string, unknown>>;
 
-  constructor(code: FsErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(code: FsErrorCode, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
     super(message, options);
     this.code = code;
+    this.details = options?.details ?? {};
   }
 }
 

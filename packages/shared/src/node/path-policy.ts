@@ -3,6 +3,7 @@ import {
   constants,
   fstatSync,
   lstatSync,
+  mkdirSync,
   openSync,
   readlinkSync,
   realpathSync,
@@ -13,6 +14,7 @@ import {
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { ROOT, type RootName } from "../tool-names.js";
+import { DirHandle, isOutsideRootError } from "./dir-handle.js";
 import { FsError, fromNodeError } from "./fs-error.js";
 
 /** A configured root, resolved once at start. */
@@ -36,6 +38,21 @@ export interface ResolvedPath {
   /** Workspace path for display and tool results (`data/planets.xlsx`, `generated_assets/x.png`). */
   display: string;
   /** `lstat` of the final component, or undefined when it does not exist yet. */
+  stats: Stats | undefined;
+}
+
+/**
+ * An entry addressed through its parent directory's checked descriptor: every operation on it goes
+ * through `at` (`/proc/self/fd/N/name`), never through the path string again. The caller closes `dir`.
+ */
+export interface AnchoredPath {
+  root: Root;
+  dir: DirHandle;
+  name: string;
+  /** The entry through the parent's descriptor. */
+  at: string;
+  display: string;
+  /** `lstat` of the entry itself when it was opened; undefined when it does not exist. */
   stats: Stats | undefined;
 }
 
@@ -272,6 +289,92 @@ export class PathPolicy {
     } catch (err) {
       closeSync(fd);
       throw err;
+    }
+  }
+
+  /**
+   * Opens the parent directory of `input` and checks the inode it opened (symlinks on the way are
+   * followed only where they stay inside the root), so the entry can be created, replaced, renamed
+   * or deleted through that descriptor with no window in which a path component can be swapped.
+   * With `createParents`, missing folders are made one at a time, each opened and checked the same way.
+   */
+  openParent(input: string, intent: PathIntent = "write", opts: { createParents?: boolean } = {}): AnchoredPath {
+    const { root, candidate } = this.locate(input);
+    if (intent !== "read" && !root.writable) {
+      throw new FsError("read_only", `${root.name} is read-only here; write under generated_assets/ instead.`);
+    }
+    const display = this.display(root, candidate);
+    if (candidate === root.real) {
+      throw new FsError("denied", `${display} is a workspace root; choose a file or folder inside it.`);
+    }
+    const parent = path.dirname(candidate);
+    let dir: DirHandle;
+    try {
+      dir = DirHandle.open(parent, root.real);
+    } catch (err) {
+      if (isOutsideRootError(err)) throw this.outside(input, true);
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" && opts.createParents) dir = this.makeDirs(root, parent, input);
+      else if (code === "ENOENT") {
+        throw new FsError(
+          "not_found",
+          `The folder ${this.display(root, parent)} does not exist. Create it first (or allow creating parent folders).`,
+          { cause: err },
+        );
+      } else throw fromNodeError(err, this.display(root, parent));
+    }
+    const name = path.basename(candidate);
+    try {
+      const at = dir.at(name);
+      let stats: Stats | undefined;
+      try {
+        stats = lstatSync(at);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw fromNodeError(err, display);
+      }
+      if (stats && !stats.isSymbolicLink()) assertRegularOrDir(stats, display);
+      return { root, dir, name, at, display, stats };
+    } catch (err) {
+      dir.close();
+      throw err;
+    }
+  }
+
+  /** `openParent`, then `fn` with the entry, and the parent descriptor closed afterwards. */
+  async withParent<T>(
+    input: string,
+    intent: PathIntent,
+    opts: { createParents?: boolean },
+    fn: (entry: AnchoredPath) => Promise<T>,
+  ): Promise<T> {
+    const entry = this.openParent(input, intent, opts);
+    try {
+      return await fn(entry);
+    } finally {
+      entry.dir.close();
+    }
+  }
+
+  /** `mkdir -p` below the root, one checked descriptor per level. */
+  private makeDirs(root: Root, dirAbs: string, input: string): DirHandle {
+    const rel = path.relative(root.real, dirAbs);
+    let dir = DirHandle.open(root.real, root.real);
+    try {
+      for (const segment of rel.split(path.sep)) {
+        try {
+          mkdirSync(dir.at(segment));
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+        }
+        const next = dir.child(segment, root.real);
+        dir.close();
+        dir = next;
+      }
+      return dir;
+    } catch (err) {
+      dir.close();
+      if (isOutsideRootError(err)) throw this.outside(input, true);
+      throw fromNodeError(err, this.display(root, dirAbs));
     }
   }
 

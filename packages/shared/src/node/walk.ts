@@ -1,6 +1,16 @@
-import { readdir, realpath, stat } from "node:fs/promises";
+import type { Dirent } from "node:fs";
 import path from "node:path";
-import { isInside } from "@textide/shared/node";
+import { ATOMIC_TEMP_RE } from "./atomic-write.js";
+import { readdirInside, statInside } from "./dir-handle.js";
+import { LOCK_RE } from "./entry-lock.js";
+
+/** Folder names no walk descends into and no listing shows. */
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set([".git", "node_modules"]);
+
+/** Names that the IDE's listings and its watcher hide: skipped folders, atomic-write temps, entry locks. */
+export function isHiddenName(name: string): boolean {
+  return SKIPPED_DIRS.has(name) || ATOMIC_TEMP_RE.test(name) || LOCK_RE.test(name);
+}
 
 export interface WalkEntry {
   /** Directory the entry is in (absolute, inside the root's real path). */
@@ -28,8 +38,9 @@ export interface WalkOptions {
 }
 
 /**
- * Walks a tree once, breadth-first with a few directory reads in flight. Containment is checked
- * per symlink only: a plain child of a directory inside the root is inside it by construction.
+ * Walks a tree once, breadth-first with a few directory reads in flight. Each directory is opened
+ * and checked by its descriptor before it is read, and entries are looked up through it, so a
+ * folder swapped for a symlink to outside the root during the walk is refused, not listed.
  * `visit` returns false to stop the walk early. Returns the number of entries seen.
  */
 export async function walk(
@@ -44,8 +55,17 @@ export async function walk(
   let stopped = false;
 
   const handleDir = async (dir: string, depth: number): Promise<void> => {
-    // Unreadable directories are skipped, as `rg` does.
-    const dirents = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    // Unreadable directories (and ones that no longer lie inside the root) are skipped, as `rg` does.
+    const listed = await readdirInside(dir, opts.rootReal);
+    if (!listed) return;
+    try {
+      handleEntries(listed.dir.real, listed.dirents, depth, (name) => listed.dir.at(name));
+    } finally {
+      listed.dir.close();
+    }
+  };
+
+  const handleEntries = (dir: string, dirents: Dirent[], depth: number, at: (name: string) => string): void => {
     if (opts.ordered) dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const descend = opts.maxDepth === undefined || depth < opts.maxDepth;
     for (const d of dirents) {
@@ -55,7 +75,7 @@ export async function walk(
       if (d.isFile()) entry = { dir, name: d.name, type: "file" };
       else if (d.isDirectory()) entry = { dir, name: d.name, type: "directory" };
       else if (d.isSymbolicLink()) {
-        const followed = await followLink(path.join(dir, d.name), opts.rootReal);
+        const followed = followLink(at(d.name), opts.rootReal);
         if (!followed) continue;
         entry = { dir, name: d.name, type: "symlink", targetType: followed.type };
         if (followed.type === "directory" && descend && !opts.skipDirs.has(d.name) && !visited.has(followed.real)) {
@@ -86,14 +106,9 @@ export async function walk(
   return seen;
 }
 
-/** Security: a link is followed only when its target stays inside the root. */
-async function followLink(
-  abs: string,
-  rootReal: string,
-): Promise<{ real: string; type: "file" | "directory" } | undefined> {
-  const real = await realpath(abs).catch(() => undefined);
-  if (real === undefined || !isInside(rootReal, real)) return undefined;
-  const s = await stat(real).catch(() => undefined);
-  if (!s || !(s.isFile() || s.isDirectory())) return undefined;
-  return { real, type: s.isDirectory() ? "directory" : "file" };
+/** Security: a link is followed only when the inode it reaches lies inside the root. */
+function followLink(at: string, rootReal: string): { real: string; type: "file" | "directory" } | undefined {
+  const target = statInside(at, rootReal);
+  if (!target || !(target.stats.isFile() || target.stats.isDirectory())) return undefined;
+  return { real: target.real, type: target.stats.isDirectory() ? "directory" : "file" };
 }

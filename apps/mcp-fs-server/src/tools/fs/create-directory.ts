@@ -20,19 +20,31 @@ export function registerCreateDirectory(server: McpServer, ctx: ToolContext): vo
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     },
     async (args) => {
-      const dir = await ctx.policy.resolve(args.path, "create-dir");
-      if (dir.stats && !dir.stats.isDirectory()) {
-        throw new FsError("exists", `${dir.display} exists and is a file; choose another folder name.`);
+      const { root, candidate } = ctx.policy.locate(args.path);
+      if (candidate === root.real) {
+        const display = ctx.policy.display(root, candidate);
+        return { structured: { root: root.name, path: display, created: false }, text: `${display}/ already exists.` };
       }
-      if (!dir.stats) {
-        await mkdir(dir.abs, { recursive: true }).catch((err: unknown) => {
-          throw fromNodeError(err, dir.display);
-        });
-      }
-      return {
-        structured: { root: dir.root.name, path: dir.display, created: !dir.stats },
-        text: dir.stats ? `${dir.display}/ already exists.` : `Created ${dir.display}/.`,
-      };
+      return ctx.policy.withParent(args.path, "create-dir", { createParents: true }, async (dir) => {
+        if (dir.stats && !dir.stats.isDirectory()) {
+          throw new FsError("exists", `${dir.display} exists and is a file (or a link); choose another folder name.`);
+        }
+        let created = false;
+        if (!dir.stats) {
+          created = await mkdir(dir.at).then(
+            () => true,
+            (err: unknown) => {
+              // Made meanwhile by someone else: the folder is there, as asked.
+              if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+              throw fromNodeError(err, dir.display);
+            },
+          );
+        }
+        return {
+          structured: { root: dir.root.name, path: dir.display, created },
+          text: created ? `Created ${dir.display}/.` : `${dir.display}/ already exists.`,
+        };
+      });
     },
   );
 }

@@ -1,10 +1,18 @@
+import { constants } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { McpServer } from "@modelcontextprotocol/server";
-import { editFileInput, editFileOutput, TOOL, type EditFileInput } from "@textide/shared";
-import { FsError, fromNodeError, etagOf } from "@textide/shared/node";
+import { editFileInput, editFileOutput, TOOL, type EditFileInput, type EditFileOutput } from "@textide/shared";
+import {
+  FsError,
+  commitLocked,
+  currentStats,
+  etagFromStats,
+  fromNodeError,
+  withEntryLock,
+  type AnchoredPath,
+} from "@textide/shared/node";
 import type { ToolContext } from "../context.js";
 import { defineTool } from "../result.js";
-import { checkEtag, writeResolved } from "./write-support.js";
 
 const MAX_EDIT_BYTES = 10 * 1024 * 1024;
 
@@ -26,30 +34,54 @@ export function registerEditFile(server: McpServer, ctx: ToolContext): void {
       output: editFileOutput,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
     },
-    async (args) => {
-      const file = await ctx.policy.resolve(args.path, args.dryRun ? "read" : "write");
-      if (!file.stats)
-        throw new FsError("not_found", `${file.display} does not exist. Use fs_write_file to create it.`);
-      if (file.stats.isDirectory()) throw new FsError("is_directory", `${file.display} is a directory.`);
-      if (file.stats.size > MAX_EDIT_BYTES) {
-        throw new FsError("too_large", `${file.display} is larger than 10 MB; edit it with fs_write_file instead.`);
-      }
-      await checkEtag(file, args.expectedEtag);
-      const before = await readFile(file.abs, "utf8").catch((err: unknown) => {
-        throw fromNodeError(err, file.display);
-      });
-      const { after, replacements } = applyEdits(before, args.edits, file.display);
-      // Loaded on first edit: most sessions never edit, and it is not needed at start.
-      const { createTwoFilesPatch } = await import("diff");
-      const diff = createTwoFilesPatch(file.display, file.display, before, after, "original", "modified");
-      let etag = await etagOf(file.abs);
-      if (!args.dryRun && after !== before) {
-        etag = await writeResolved(file, Buffer.from(after, "utf8"), { exclusive: false, createParents: false });
-      }
-      return {
-        structured: { root: file.root.name, path: file.display, diff, replacements, applied: !args.dryRun, etag },
-        text: `${args.dryRun ? "Dry run, nothing written" : `Edited ${file.display}`}: ${replacements} replacement(s).\n${diff}`,
-      };
+    async (args) =>
+      ctx.policy.withParent(args.path, args.dryRun ? "read" : "write", {}, (file) =>
+        // The read, the edit and the write are one step for every writer (no lost concurrent edit);
+        // a dry run writes nothing and takes no lock.
+        (args.dryRun
+          ? (fn: () => Promise<EditResult>) => fn()
+          : (fn: () => Promise<EditResult>) => withEntryLock(file, fn))(async () => {
+          const current = currentStats(file);
+          if (!current)
+            throw new FsError("not_found", `${file.display} does not exist. Use fs_write_file to create it.`);
+          if (current.isSymbolicLink()) {
+            throw new FsError("denied", `${file.display} is a symbolic link; edit the file it points to instead.`);
+          }
+          if (current.isDirectory()) throw new FsError("is_directory", `${file.display} is a directory.`);
+          if (current.size > MAX_EDIT_BYTES) {
+            throw new FsError("too_large", `${file.display} is larger than 10 MB; edit it with fs_write_file instead.`);
+          }
+          let etag = etagFromStats(current);
+          if (args.expectedEtag !== undefined && args.expectedEtag !== etag) {
+            throw new FsError(
+              "conflict",
+              `${file.display} changed since it was read (etag ${args.expectedEtag}, now ${etag}). Read it again, reapply your change, and retry with the new etag.`,
+            );
+          }
+          const before = await readEntry(file);
+          const { after, replacements } = applyEdits(before, args.edits, file.display);
+          // Loaded on first edit: most sessions never edit, and it is not needed at start.
+          const { createTwoFilesPatch } = await import("diff");
+          const diff = createTwoFilesPatch(file.display, file.display, before, after, "original", "modified");
+          if (!args.dryRun && after !== before) {
+            etag = (await commitLocked(file, Buffer.from(after, "utf8"))).etag;
+          }
+          return {
+            structured: { root: file.root.name, path: file.display, diff, replacements, applied: !args.dryRun, etag },
+            text: `${args.dryRun ? "Dry run, nothing written" : `Edited ${file.display}`}: ${replacements} replacement(s).\n${diff}`,
+          };
+        }),
+      ),
+  );
+}
+
+type EditResult = { structured: EditFileOutput; text: string };
+
+/** The entry's text, read without following a symlink that may have replaced it. */
+async function readEntry(file: AnchoredPath): Promise<string> {
+  return readFile(file.at, { encoding: "utf8", flag: constants.O_RDONLY | constants.O_NOFOLLOW }).catch(
+    (err: unknown) => {
+      throw fromNodeError(err, file.display);
     },
   );
 }

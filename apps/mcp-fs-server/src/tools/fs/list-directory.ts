@@ -1,8 +1,7 @@
 import { lstatSync } from "node:fs";
 import { listDirectoryInput, listDirectoryOutput, TOOL, type DirectoryEntry } from "@textide/shared";
-import { FsError } from "@textide/shared/node";
+import { FsError, SKIPPED_DIRS, entryPath, walk } from "@textide/shared/node";
 import type { McpServer } from "@modelcontextprotocol/server";
-import { entryPath, walk } from "../../fs/walk.js";
 import type { ToolContext } from "../context.js";
 import { defineTool } from "../result.js";
 import { formatBytes } from "./format.js";
@@ -35,7 +34,7 @@ export function registerListDirectory(server: McpServer, ctx: ToolContext): void
       const found: { abs: string; name: string; type: DirectoryEntry["type"] }[] = [];
       await walk(
         dir.abs,
-        { rootReal: dir.root.real, skipDirs: new Set([".git", "node_modules"]), maxDepth: args.depth, concurrency: 4 },
+        { rootReal: dir.root.real, skipDirs: SKIPPED_DIRS, maxDepth: args.depth, concurrency: 4 },
         (e) => {
           if (!args.includeHidden && e.name.startsWith(".")) return;
           if (found.length >= args.limit) {

@@ -9,13 +9,19 @@ import {
   type SearchFilesInput,
   type SearchMatch,
 } from "@textide/shared";
-import { FsError, type ResolvedPath, type Root } from "@textide/shared/node";
-import { entryPath, walk, type WalkEntry } from "../../fs/walk.js";
+import {
+  FsError,
+  SKIPPED_DIRS,
+  entryPath,
+  type ResolvedPath,
+  type Root,
+  walk,
+  type WalkEntry,
+} from "@textide/shared/node";
 import { detectEncoding } from "../../fs/text-decode.js";
 import type { ToolContext } from "../context.js";
 import { defineTool } from "../result.js";
 
-const SKIP_DIRS = new Set([".git", "node_modules"]);
 const MAX_CONTENT_FILE_BYTES = 2 * 1024 * 1024;
 const MAX_LINES_PER_FILE = 5;
 
@@ -51,7 +57,7 @@ export function registerSearchFiles(server: McpServer, ctx: ToolContext): void {
         const candidates: WalkEntry[] = [];
         scanned += await walk(
           start.abs,
-          { rootReal: start.root.real, skipDirs: args.includeIgnored ? new Set() : SKIP_DIRS, concurrency: 16 },
+          { rootReal: start.root.real, skipDirs: args.includeIgnored ? new Set() : SKIPPED_DIRS, concurrency: 16 },
           (e) => {
             const display = () => ctx.policy.display(start.root, entryPath(e));
             if (!nameMatch(e.name, display)) return;

@@ -1,10 +1,9 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { TOOL, writeFileInput, writeFileOutput } from "@textide/shared";
-import { FsError } from "@textide/shared/node";
 import type { ToolContext } from "../context.js";
 import { defineTool } from "../result.js";
 import { formatBytes } from "./format.js";
-import { checkEtag, writeResolved } from "./write-support.js";
+import { writeAnchored } from "./write-support.js";
 
 export function registerWriteFile(server: McpServer, ctx: ToolContext): void {
   defineTool(
@@ -25,24 +24,17 @@ export function registerWriteFile(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
     },
     async (args) => {
-      const file = await ctx.policy.resolve(args.path, "write");
-      if (args.mode === "create" && file.stats) {
-        throw new FsError(
-          "exists",
-          `${file.display} already exists. Use mode=overwrite to replace it, or pick another name.`,
-        );
-      }
-      await checkEtag(file, args.expectedEtag);
       const data = args.encoding === "base64" ? Buffer.from(args.content, "base64") : Buffer.from(args.content, "utf8");
-      const etag = await writeResolved(file, data, {
-        exclusive: args.mode === "create",
-        createParents: args.createParents,
+      return ctx.policy.withParent(args.path, "write", { createParents: args.createParents }, async (file) => {
+        const { etag, created } = await writeAnchored(file, data, {
+          exclusive: args.mode === "create",
+          ...(args.expectedEtag === undefined ? {} : { expectedEtag: args.expectedEtag }),
+        });
+        return {
+          structured: { root: file.root.name, path: file.display, bytes: data.byteLength, etag, created },
+          text: `${created ? "Created" : "Overwrote"} ${file.display} (${formatBytes(data.byteLength)}).`,
+        };
       });
-      const created = !file.stats;
-      return {
-        structured: { root: file.root.name, path: file.display, bytes: data.byteLength, etag, created },
-        text: `${created ? "Created" : "Overwrote"} ${file.display} (${formatBytes(data.byteLength)}).`,
-      };
     },
   );
 }
