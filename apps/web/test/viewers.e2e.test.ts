@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeXlsx } from "./xlsx-fixture.js";
 import { browserSkipReason, screenshot, startIde, type IdeRun, type WebProcess } from "./browser-harness.js";
 import { sleep, type Workspace } from "./helpers.js";
 
@@ -53,6 +54,20 @@ describe.skipIf(browserSkipReason !== undefined)("viewers in a real browser", ()
         await writeFile(path.join(w.project, "notes", "todo.txt"), "observe Jupiter\nlog the moons\n");
         const big = Array.from({ length: 100_000 }, (_, i) => `${i},star ${i},${(i * 7919) % 100_003}`);
         await writeFile(path.join(w.project, "data", "stars.csv"), `id,name,score\n${big.join("\n")}\n`);
+        // A numeric cell written as <v>NaN</v> (B3), as some exporters do (issue 10, item 14).
+        await writeFile(
+          path.join(w.project, "data", "nan.xlsx"),
+          makeXlsx([
+            {
+              name: "Planets",
+              rows: [
+                ["name", "mass"],
+                ["Earth", 5.97],
+                ["Venus", Number.NaN],
+              ],
+            },
+          ]),
+        );
       },
     });
     ({ ws, server, page, pageErrors, requested } = run);
@@ -155,6 +170,16 @@ describe.skipIf(browserSkipReason !== undefined)("viewers in a real browser", ()
     expect(desc).toEqual([...asc].sort((a, b) => b - a));
     expect(await page.getAttribute(diameter, "aria-sort")).toBe("descending");
     await screenshot(page, "viewers-xlsx");
+  });
+
+  it("opens a workbook with a NaN numeric cell: the cell empty and a note naming it", async () => {
+    const p = "data/nan.xlsx";
+    await openFile(p);
+    await page.waitForSelector(`${panel(p)} tbody tr[data-row]`, { timeout: 10_000 });
+    expect(await texts(`${panel(p)} tbody tr[data-row] td:nth-child(2)`)).toEqual(["Earth", "Venus"]);
+    const note = (await texts(`${panel(p)} .table-note`)).join(" ");
+    expect(note).toContain("B3");
+    expect(note).toContain("read as empty");
   });
 
   it("keeps a 100,000-row CSV virtualised: few rows in the DOM, the last row reachable, sortable", async () => {

@@ -64,9 +64,15 @@ export function WorkbookViewer({ path, version }: { path: string; version: numbe
         )
       }
       note={
-        table.truncated
-          ? `first ${table.maxRows.toLocaleString()} of ${table.totalRows.toLocaleString()} rows shown`
-          : undefined
+        [
+          table.truncated
+            ? `first ${table.maxRows.toLocaleString()} of ${table.totalRows.toLocaleString()} rows shown`
+            : "",
+          // Cells the reader had to leave empty (e.g. a numeric cell holding NaN), named for the user.
+          ...(table.warnings ?? []),
+        ]
+          .filter(Boolean)
+          .join(" · ") || undefined
       }
     />
   );
