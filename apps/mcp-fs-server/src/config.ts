@@ -40,6 +40,13 @@ const schema = z.object({
       auditLog: z.string().min(1),
       sandbox: z.enum(["auto", "bwrap", "none"]),
       runners: z.coerce.number().int().min(1).max(EXEC_LIMITS.maxRunners).optional(),
+      // EXEC_TIMEOUT_SEC is in seconds (the product spec's name); the server counts milliseconds.
+      defaultTimeoutMs: z.coerce
+        .number()
+        .positive()
+        .max(EXEC_LIMITS.maxTimeoutMs / 1000, `EXEC_TIMEOUT_SEC must be at most ${EXEC_LIMITS.maxTimeoutMs / 1000}`)
+        .transform((sec) => Math.round(sec * 1000))
+        .optional(),
     }),
   ]),
 });
@@ -99,7 +106,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
           auditLog: values["audit-log"] ?? env.EXEC_AUDIT_LOG ?? defaultAuditLog(env),
           sandbox: values["exec-sandbox"] ?? env.EXEC_SANDBOX ?? "auto",
           runners: values["exec-runners"] ?? (env.EXEC_RUNNERS || undefined),
-          defaultTimeoutMs: env.EXEC_TIMEOUT_SEC ?? 5,
+          defaultTimeoutMs: env.EXEC_TIMEOUT_SEC || undefined,
         },
   });
   if (!parsed.success) {

@@ -24,3 +24,21 @@ describe("--exec-runners / EXEC_RUNNERS", () => {
     }
   });
 });
+
+describe("EXEC_TIMEOUT_SEC", () => {
+  const timeout = (env: NodeJS.ProcessEnv) => {
+    const exec = loadConfig(base, env).exec;
+    return exec === false ? "off" : exec.defaultTimeoutMs;
+  };
+
+  it("is read in seconds and handed to the server in milliseconds", () => {
+    expect(timeout({ EXEC_TIMEOUT_SEC: "12" })).toBe(12_000);
+    expect(timeout({ EXEC_TIMEOUT_SEC: "0.5" })).toBe(500);
+  });
+
+  it("leaves the built-in default when unset, and refuses nonsense", () => {
+    expect(timeout({})).toBeUndefined();
+    for (const bad of ["0", "-3", "soon", "100000"])
+      expect(() => timeout({ EXEC_TIMEOUT_SEC: bad })).toThrow(ConfigError);
+  });
+});
