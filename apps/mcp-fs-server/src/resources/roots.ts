@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { closeSync, readFileSync } from "node:fs";
 import {
   ProtocolError,
   ProtocolErrorCode,
@@ -11,6 +11,7 @@ import { ROOT } from "@textide/shared";
 import { SKIPPED_DIRS, entryPath, isFsError, type PathPolicy, type Root, walk } from "@textide/shared/node";
 import { isKnownBinaryMime, mimeOf } from "../fs/mime.js";
 import { detectEncoding } from "../fs/text-decode.js";
+import { REPLY_BUDGET_BYTES, jsonStringBytes } from "../tools/reply-budget.js";
 
 const MAX_RESOURCE_BYTES = 1024 * 1024;
 const MAX_LISTED = 1000;
@@ -91,25 +92,29 @@ async function readResource(
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown resource root in ${uri.href}`);
   }
   try {
-    const file = await policy.resolve(rootName === ROOT.project ? rel : `${rootName}/${rel}`, "read");
-    if (!file.stats?.isFile())
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${file.display} is not a file`);
-    if (file.stats.size > MAX_RESOURCE_BYTES) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `${file.display} is larger than 1 MB; read it with fs_read_file in pages.`,
-      );
+    // Read through the descriptor the policy opened and checked, never by path again.
+    const file = await policy.openExisting(rootName === ROOT.project ? rel : `${rootName}/${rel}`);
+    let bytes: Buffer;
+    try {
+      if (!file.stats.isFile())
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${file.display} is not a file`);
+      if (file.stats.size > BigInt(MAX_RESOURCE_BYTES)) throw tooLarge(file.display);
+      bytes = readFileSync(file.fd);
+    } finally {
+      closeSync(file.fd);
     }
-    const bytes = await readFile(file.abs);
     const mimeType = mimeOf(file.abs);
     const binary = isKnownBinaryMime(mimeType) || detectEncoding(bytes.subarray(0, 65536)).kind === "binary";
-    return {
-      contents: [
-        binary
-          ? { uri: uri.href, mimeType, blob: bytes.toString("base64") }
-          : { uri: uri.href, mimeType, text: new TextDecoder().decode(bytes) },
-      ],
-    };
+    // One message must fit every client (reply-budget.ts): base64 and JSON escapes grow the bytes.
+    const budget = REPLY_BUDGET_BYTES - 4096;
+    if (binary) {
+      const blob = bytes.toString("base64");
+      if (blob.length > budget) throw tooLarge(file.display);
+      return { contents: [{ uri: uri.href, mimeType, blob }] };
+    }
+    const text = new TextDecoder().decode(bytes);
+    if (jsonStringBytes(text) > budget) throw tooLarge(file.display);
+    return { contents: [{ uri: uri.href, mimeType, text }] };
   } catch (err) {
     if (isFsError(err)) {
       if (err.code === "not_found") throw new ResourceNotFoundError(uri.href);
@@ -117,4 +122,11 @@ async function readResource(
     }
     throw err;
   }
+}
+
+function tooLarge(display: string): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `${display} is too large to send as one resource (at most about 700 KB of binary or 1 MB of text); read it with fs_read_file in pages.`,
+  );
 }

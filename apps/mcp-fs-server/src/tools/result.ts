@@ -4,6 +4,7 @@ import { CORRELATION_META_KEY } from "@textide/shared";
 import { FsError, isFsError } from "@textide/shared/node";
 import type { z } from "zod";
 import type { ToolContext } from "./context.js";
+import { REPLY_BUDGET_BYTES } from "./reply-budget.js";
 
 type Content = CallToolResult["content"];
 
@@ -67,12 +68,13 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(
           { ...logFields, ms: round(performance.now() - started), outcome: outcome.isError ? "tool_error" : "ok" },
           "tool call",
         );
-        return {
+        const result: CallToolResult = {
           ...(outcome.isError ? { isError: true } : {}),
           content: [{ type: "text", text: outcome.text }, ...(outcome.extra ?? [])],
-          structuredContent: outcome.structured as Record<string, unknown>,
+          structuredContent: outcome.structured,
           _meta: { [CORRELATION_META_KEY]: correlationId },
         };
+        return withinBudget(result, name, correlationId);
       } catch (err) {
         const ms = round(performance.now() - started);
         if (isFsError(err)) {
@@ -93,6 +95,23 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(
 }
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
+
+/**
+ * The last guard on every reply: one that would not fit the message size every client accepts is
+ * replaced by an error that says how to ask for less. Tools size their own replies (pages, caps);
+ * this catches what they did not foresee.
+ */
+function withinBudget(result: CallToolResult, name: string, correlationId: string): CallToolResult {
+  const size = Buffer.byteLength(JSON.stringify(result));
+  if (size <= REPLY_BUDGET_BYTES) return result;
+  return toErrorResult(
+    new FsError(
+      "too_large",
+      `The ${name} reply would be ${size} bytes, more than the ${REPLY_BUDGET_BYTES} bytes one MCP message may carry for every client. Ask for less: a smaller page (maxBytes), a narrower path or query, or fewer outputs per run.`,
+    ),
+    correlationId,
+  );
+}
 
 const SECRET_KEY = /token|secret|password|api[-_]?key|authorization/i;
 

@@ -5,10 +5,15 @@ import { FsError, fromNodeError, etagFromStats } from "@textide/shared/node";
 import { isImageMime, isKnownBinaryMime, mimeOf } from "../../fs/mime.js";
 import { decodePage, detectEncoding, type Encoding } from "../../fs/text-decode.js";
 import type { ToolContext } from "../context.js";
+import { REPLY_BUDGET_BYTES, jsonStringBytes } from "../reply-budget.js";
 import { defineTool } from "../result.js";
 import { formatBytes } from "./format.js";
 
 const SNIFF_BYTES = 64 * 1024;
+// The page's payload leaves room in the reply budget for the metadata and the continuation note.
+const PAYLOAD_BUDGET = REPLY_BUDGET_BYTES - 16 * 1024;
+// Base64 grows bytes by 4/3.
+const MAX_BASE64_BYTES = Math.floor((PAYLOAD_BUDGET * 3) / 4);
 
 export function registerReadFile(server: McpServer, ctx: ToolContext): void {
   defineTool(
@@ -22,10 +27,12 @@ export function registerReadFile(server: McpServer, ctx: ToolContext): void {
         "Latin-1 and other legacy encodings); images come back as image content a multimodal model can " +
         "see; other binary files (xlsx, pdf, zip) come back as a base64 resource. Reads at most `maxBytes` " +
         "(default 256 KB, max 1 MB) starting at `offset`: when `truncated` is true, call again with " +
-        "`offset` = `nextOffset` to continue, so files of any size can be read page by page. " +
+        "`offset` = `nextOffset` to continue, so files of any size can be read page by page. One reply " +
+        "stays under 1 MB of JSON so that every client accepts it: a page of text that escapes heavily, " +
+        "or of binary (base64), may end before `maxBytes`; always continue from `nextOffset`. " +
         "For spreadsheets and CSV tables prefer exec_run_js's readTable when it is available. " +
         "The result's `etag` can be passed to fs_write_file/fs_edit_file to detect concurrent changes. " +
-        "Errors: not_found (use fs_search_files), is_directory (use fs_list_directory), outside_root, too_large (images over 1 MB).",
+        "Errors: not_found (use fs_search_files), is_directory (use fs_list_directory), outside_root, too_large (images over 700 KB, or over maxBytes).",
       input: readFileInput,
       output: readFileOutput,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
@@ -53,6 +60,12 @@ export function registerReadFile(server: McpServer, ctx: ToolContext): void {
       const base = { root: file.root.name, path: file.display, mime, size, etag: page.etag, offset };
 
       if (isImage) {
+        if (size > MAX_BASE64_BYTES) {
+          throw new FsError(
+            "too_large",
+            `${file.display} is an image of ${formatBytes(size)}; images come back whole as base64 only up to ${formatBytes(MAX_BASE64_BYTES)}, the most one reply carries. Use fs_get_file_info for its metadata.`,
+          );
+        }
         if (size > args.maxBytes) {
           throw new FsError(
             "too_large",
@@ -70,13 +83,14 @@ export function registerReadFile(server: McpServer, ctx: ToolContext): void {
       const atEof = offset + bytes.length >= size;
 
       if (encoding.kind === "binary") {
-        const truncated = !atEof;
-        const end = offset + bytes.length;
+        const sent = bytes.subarray(0, MAX_BASE64_BYTES);
+        const end = offset + sent.length;
+        const truncated = end < size;
         return {
           structured: {
             ...base,
             encoding: "base64",
-            bytesRead: bytes.length,
+            bytesRead: sent.length,
             truncated,
             ...(truncated ? { nextOffset: end } : {}),
           },
@@ -87,14 +101,14 @@ export function registerReadFile(server: McpServer, ctx: ToolContext): void {
               resource: {
                 uri: `file://${encodeURI(file.abs)}`,
                 mimeType: mime,
-                blob: Buffer.from(bytes).toString("base64"),
+                blob: Buffer.from(sent).toString("base64"),
               },
             },
           ],
         };
       }
 
-      const { text, consumed } = decodePage(bytes, encoding, atEof);
+      const { text, consumed } = fitText(bytes, encoding, atEof);
       const end = offset + consumed;
       const truncated = end < size;
       const note = truncated
@@ -163,4 +177,23 @@ function readAt(fd: number, position: number, length: number): Uint8Array {
     filled += n;
   }
   return buf.subarray(0, filled);
+}
+
+/**
+ * Decodes the page, shortened until its text, escaped as JSON, fits the reply budget (control
+ * characters escape to six bytes each, quotes and backslashes to two).
+ */
+function fitText(
+  bytes: Uint8Array,
+  encoding: Extract<Encoding, { kind: "text" }>,
+  atEof: boolean,
+): { text: string; consumed: number } {
+  let page = decodePage(bytes, encoding, atEof);
+  let weight = jsonStringBytes(page.text);
+  while (weight > PAYLOAD_BUDGET && page.consumed > 0) {
+    const keep = Math.max(1, Math.floor((page.consumed * PAYLOAD_BUDGET) / weight) - 8);
+    page = decodePage(bytes.subarray(0, keep), encoding, false);
+    weight = jsonStringBytes(page.text);
+  }
+  return page;
 }
