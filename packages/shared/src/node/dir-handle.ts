@@ -10,7 +10,7 @@ import {
   type Stats,
 } from "node:fs";
 import { readdir } from "node:fs/promises";
-import path from "node:path";
+import { isInside } from "./inside.js";
 
 // O_PATH (Linux): a descriptor that names an inode without opening it for I/O, so opening a
 // directory, a FIFO or a device to check it has no side effect and needs no read permission.
@@ -52,7 +52,7 @@ export class DirHandle {
   private static checked(fd: number, abs: string, rootReal: string): DirHandle {
     try {
       const real = PROC_FD ? readlinkSync(`/proc/self/fd/${fd}`) : realpathSync.native(abs);
-      if (!isInsideReal(rootReal, real)) throw new OutsideRootError(`${abs} resolves outside ${rootReal}`);
+      if (!isInside(rootReal, real)) throw new OutsideRootError(`${abs} resolves outside ${rootReal}`);
       return new DirHandle(fd, real);
     } catch (err) {
       closeSync(fd);
@@ -83,35 +83,9 @@ export class DirHandle {
     return DirHandle.open(this.at(name), rootReal, false);
   }
 
-  stats(): Stats {
-    return fstatSync(this.fd);
-  }
-
   close(): void {
     closeSync(this.fd);
   }
-}
-
-/** Runs `fn` with an open handle and closes it afterwards. */
-export function withDir<T>(dir: DirHandle, fn: (dir: DirHandle) => T): T {
-  let async = false;
-  try {
-    const out = fn(dir);
-    if (out instanceof Promise) {
-      async = true;
-      return out.finally(() => dir.close()) as T;
-    }
-    return out;
-  } finally {
-    if (!async) dir.close();
-  }
-}
-
-/** `child` equals `parent` or lies below it with a separator boundary (both real absolute paths). */
-function isInsideReal(parent: string, child: string): boolean {
-  if (child === parent) return true;
-  const rel = path.relative(parent, child);
-  return rel !== "" && rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
 /**
@@ -128,7 +102,7 @@ export function statInside(p: string, rootReal: string): { real: string; stats: 
   }
   try {
     const real = PROC_FD ? readlinkSync(`/proc/self/fd/${fd}`) : realpathSync.native(p);
-    return isInsideReal(rootReal, real) ? { real, stats: fstatSync(fd) } : undefined;
+    return isInside(rootReal, real) ? { real, stats: fstatSync(fd) } : undefined;
   } catch {
     return undefined;
   } finally {

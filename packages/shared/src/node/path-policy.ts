@@ -15,7 +15,10 @@ import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { ROOT, type RootName } from "../tool-names.js";
 import { DirHandle, isOutsideRootError } from "./dir-handle.js";
+import { isInside, relativeBelow } from "./inside.js";
 import { FsError, fromNodeError } from "./fs-error.js";
+
+export { isInside } from "./inside.js";
 
 /** A configured root, resolved once at start. */
 export interface Root {
@@ -65,41 +68,6 @@ export interface OpenedPath extends Omit<ResolvedPath, "stats"> {
 // O_NOFOLLOW: a symlink as the last component takes the checked slow path. O_NONBLOCK: opening a
 // FIFO must not wait for a writer before fstat can refuse it.
 const OPEN_CHECKED = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
-/** True when `child` is `parent` or lies below it, with a separator boundary (`/a/root2` is not in `/a/root`). */
-export function isInside(parent: string, child: string): boolean {
-  const rel = relativeBelow(parent, child);
-  if (rel !== undefined) return true;
-  if (isPlainAbsolute(parent) && isPlainAbsolute(child)) return false;
-  const r = path.relative(parent, child);
-  return r === "" || (r !== ".." && !r.startsWith(`..${path.sep}`) && !path.isAbsolute(r));
-}
-
-/**
- * A POSIX absolute path with no `.`/`..` segment (nor any name starting with a dot), no doubled and
- * no trailing separator: `path.resolve` would return it unchanged, so prefix tests on it are exact.
- * The policy runs on every call and `path.relative` resolves both sides each time; this is the
- * common case (realpaths and joined candidates) answered without it.
- */
-function isPlainAbsolute(p: string): boolean {
-  return (
-    path.sep === "/" &&
-    p.charCodeAt(0) === 47 &&
-    !p.includes("//") &&
-    !p.includes("/.") &&
-    (p.length === 1 || p.charCodeAt(p.length - 1) !== 47)
-  );
-}
-
-/** `child` relative to `parent` ("" for the same path) when both are plain and child lies inside; else undefined. */
-function relativeBelow(parent: string, child: string): string | undefined {
-  if (!isPlainAbsolute(parent) || !isPlainAbsolute(child)) return undefined;
-  if (child === parent) return "";
-  if (parent === "/") return child.slice(1);
-  return child.length > parent.length && child.charCodeAt(parent.length) === 47 && child.startsWith(parent)
-    ? child.slice(parent.length + 1)
-    : undefined;
-}
 
 /** Resolves roots with `realpath`; fails fast with a message naming the missing directory. */
 export async function resolveRoots(specs: { name: RootName; path: string; writable: boolean }[]): Promise<Root[]> {
