@@ -13,8 +13,11 @@ import { endStreamsOfCancelledRequests } from "./cancelled-streams.js";
 import { MAX_MESSAGE_BYTES } from "./limits.js";
 import { SessionTable, type SessionLimits } from "./session-table.js";
 
-/** Defaults: a session takes about 33 KB, so these bound them to about 2 MB per token and 8 MB in all. */
-export const DEFAULT_SESSION_LIMITS: SessionLimits = { perToken: 64, total: 256 };
+/**
+ * Defaults: a session takes about 33 KB, so these bound them to about 17 MB per token and 34 MB in
+ * all, and still let 200 clients sharing the one token (the load bench) keep their sessions.
+ */
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { perToken: 512, total: 1024 };
 
 export interface HttpHandlerOptions {
   /** Required bearer token; undefined disables the check (loopback-only, see config). */
