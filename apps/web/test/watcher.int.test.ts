@@ -77,11 +77,12 @@ describe("file_changed", () => {
     expect(events.map((e) => e.path)).toEqual(["notes/t.md"]);
   });
 
-  // These two assert what coalescing guarantees at the server's real settings (30 ms quiet, 250 ms cap)
-  // whatever the machine's load: only changes of that one file, fewer reports than writes, the final
-  // state readable. How many reports a burst becomes depends on scheduling; the direct watcher test
-  // below pins the merge itself with a quiet period no stall reaches.
-  it("coalesces a burst of 20 writes to one file", async () => {
+  // These two assert what holds at the server's real settings (30 ms quiet, 250 ms cap) whatever the
+  // machine's load: only changes of that one file, the final state readable. How many reports a burst
+  // becomes depends on scheduling (a stall of more than 30 ms between two of chokidar's events splits it),
+  // so no count is asserted here; the direct watcher test below pins the merge itself with a quiet
+  // period no stall reaches.
+  it("reports a burst of 20 writes to one file as changes of that file, ending in its final state", async () => {
     const file = path.join(ws.project, "notes", "burst.md");
     await writeFile(file, "0");
     await waitFor((e) => e.length > 0);
@@ -91,12 +92,11 @@ describe("file_changed", () => {
     for (let i = 1; i <= 20; i++) writeFileSync(file, String(i));
     await waitFor((e) => e.length > 0);
     await sleep(300);
-    expect(events.length).toBeLessThan(20);
     expect(events.every((e) => e.path === "notes/burst.md" && e.kind === "change")).toBe(true);
     expect(await readFile(file, "utf8")).toBe("20");
   });
 
-  it("coalesces a burst of 20 atomic saves of one file into changes, never adds, unlinks or temp files", async () => {
+  it("reports a burst of 20 atomic saves of one file as changes, never adds, unlinks or temp files", async () => {
     const file = path.join(ws.project, "notes", "saved.md");
     await atomicWrite(file, "0");
     await waitFor((e) => e.length > 0);
@@ -107,7 +107,6 @@ describe("file_changed", () => {
     for (const tmp of temps) renameSync(tmp, file);
     await waitFor((e) => e.length > 0);
     await sleep(300);
-    expect(events.length).toBeLessThan(20);
     expect(events.every((e) => e.path === "notes/saved.md" && e.kind === "change")).toBe(true);
     expect(await readFile(file, "utf8")).toBe("20");
   });
