@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { pickMcpEnv } from "./mcp/server-command.js";
 
 /** The web server's settings, parsed once at start. */
 export interface WebConfig {
@@ -32,20 +33,6 @@ export interface WebConfig {
   /** Environment of the bundled MCP server children: the basics (PATH, HOME, …) and the exec settings. */
   readonly mcpEnv: Readonly<Record<string, string>>;
 }
-
-/** Passed on to the bundled MCP server children (whose config module reads them). */
-const MCP_ENV_KEYS = [
-  "HOME",
-  "LOGNAME",
-  "PATH",
-  "SHELL",
-  "TERM",
-  "USER",
-  "XDG_STATE_HOME",
-  "EXEC_TIMEOUT_SEC",
-  "EXEC_SANDBOX",
-  "MCP_SESSION_IDLE_MS",
-] as const;
 
 /** Model variables the agent understands; only these are passed on. */
 export const MODEL_ENV_KEYS = [
@@ -95,11 +82,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     const value = env[key];
     if (value !== undefined) modelEnv[key] = value;
   }
-  const mcpEnv: Record<string, string> = {};
-  for (const key of MCP_ENV_KEYS) {
-    const value = env[key];
-    if (value !== undefined) mcpEnv[key] = value;
-  }
   return Object.freeze({
     projectRoot: path.resolve(cwd, e.PROJECT_ROOT ?? path.join(repo, "project_root")),
     generatedAssets: path.resolve(cwd, e.GENERATED_ASSETS ?? path.join(repo, "generated_assets")),
@@ -118,7 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       e.MCP_HTTP_PORT === "off"
         ? undefined
         : Object.freeze({ host: e.MCP_HTTP_HOST, port: e.MCP_HTTP_PORT, token: e.MCP_HTTP_TOKEN }),
-    mcpEnv: Object.freeze(mcpEnv),
+    mcpEnv: Object.freeze(pickMcpEnv(env)),
   });
 }
 

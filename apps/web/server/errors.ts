@@ -68,3 +68,19 @@ export function toAppError(err: unknown): AppError {
   if (isFsError(err)) return fromFsError(err);
   return new AppError(500, "internal", "Internal server error.", { cause: err });
 }
+
+/** An error the socket/REST layers pass on as `{code, message}` (code is `${type}:${surface}`). */
+export class RuntimeError extends Error {
+  override readonly name = "RuntimeError";
+  constructor(
+    readonly code: string,
+    message: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(message, options);
+  }
+}
+
+export function isRuntimeError(e: unknown): e is RuntimeError {
+  return e instanceof Error && e.name === "RuntimeError" && typeof (e as RuntimeError).code === "string";
+}

@@ -3,6 +3,7 @@ import { createInterface } from "node:readline";
 import type { Logger } from "../log.js";
 import type { McpCallLog } from "./call-log.js";
 import { childLogLevel, childStderr } from "./child-stderr.js";
+import { mcpServerCommand } from "./server-command.js";
 
 export interface McpHttpChildOptions {
   /** apps/mcp-fs-server/dist/index.js */
@@ -17,8 +18,8 @@ export interface McpHttpChildOptions {
   /** This web server, for `system_open_file`. */
   ideUrl: string;
   ideToken?: string | undefined;
-  /** Environment of the child (PATH, HOME, EXEC_* …); the token and log level are added. */
-  env: Readonly<Record<string, string | undefined>>;
+  /** Environment of the child (from `pickMcpEnv`); the token and log level are added. */
+  env: Readonly<Record<string, string>>;
   /** LOG_LEVEL the user asked for (its tool-call lines are read whatever it is). */
   logLevel: string;
   calls: McpCallLog;
@@ -63,36 +64,24 @@ export function startMcpHttpChild(opts: McpHttpChildOptions): McpHttpChild {
 
   const spawnChild = (): void => {
     const started = Date.now();
-    const proc = spawn(
-      process.execPath,
-      [
-        opts.bin,
-        "--http",
-        "--root",
-        opts.projectRoot,
-        "--assets",
-        opts.generatedAssets,
-        "--audit-log",
-        opts.auditLog,
-        "--host",
-        opts.host,
-        "--port",
-        String(port),
-        "--ide-url",
-        opts.ideUrl,
-      ],
+    const cmd = mcpServerCommand(
       {
-        // The token goes by environment, not argv, which every local user can read in `ps`.
-        env: {
-          ...opts.env,
-          LOG_LEVEL: childLogLevel(opts.logLevel),
-          MCP_HTTP_TOKEN: opts.token,
-          ...(opts.ideToken ? { TEXTIDE_IDE_TOKEN: opts.ideToken } : {}),
-        },
-        // The IPC channel carries no messages: its closing tells the child that this process is gone.
-        stdio: ["ignore", "pipe", "pipe", "ipc"],
+        bin: opts.bin,
+        projectRoot: opts.projectRoot,
+        generatedAssets: opts.generatedAssets,
+        auditLog: opts.auditLog,
+        ideUrl: opts.ideUrl,
+        ideToken: opts.ideToken,
+        env: opts.env,
+        logLevel: childLogLevel(opts.logLevel),
       },
+      { host: opts.host, port, token: opts.token },
     );
+    const proc = spawn(cmd.command, cmd.args, {
+      env: cmd.env,
+      // The IPC channel carries no messages: its closing tells the child that this process is gone.
+      stdio: ["ignore", "pipe", "pipe", "ipc"],
+    });
     child = proc;
     const stderr = childStderr({
       calls: opts.calls,

@@ -1,34 +1,18 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import {
-  createAgent,
-  createChatModel,
-  describeModel,
-  McpHub,
-  McpToolSet,
-  NodeSqliteSaver,
-  OfflinePlanner,
-  resolveModelConfig,
-  type Agent,
-  type AgentOptions,
-  type ModelProvider,
-  type RunResult,
-  type ServerSpec,
-  type ServerStatus,
-} from "@textide/agent";
+import { createAgent, NodeSqliteSaver, type AgentLogger, type ServerSpec, type ServerStatus } from "@textide/agent";
 import type { AgentEvent, ModelInfo, TraceMessage } from "@textide/shared";
+import { RuntimeError } from "../errors.js";
 import { silentLogger, type Logger } from "../log.js";
+import { mcpServerCommand } from "../mcp/server-command.js";
+import { createBundledAgent } from "./bundled-agent.js";
+import { chooseModel, type RuntimeModel } from "./model.js";
+import { RunBook, type RunHandle } from "./runs.js";
+import { threadTitle } from "./thread-title.js";
 
-/** The MCP server name the bundled server is registered under (tool names are not prefixed by it). */
-export const BUNDLED_SERVER = "textide";
-
-type ChatModel = AgentOptions["model"];
-
-export interface RuntimeModel {
-  chat: ChatModel;
-  info: ModelInfo;
-  provider?: ModelProvider;
-}
+export { BUNDLED_SERVER } from "./bundled-agent.js";
+export type { RuntimeModel } from "./model.js";
+export type { RunHandle } from "./runs.js";
 
 export interface AgentRuntimeDeps {
   projectRoot: string;
@@ -45,7 +29,7 @@ export interface AgentRuntimeDeps {
   ideToken?: string | undefined;
   /** LOG_LEVEL of the bundled server (default "warn"). */
   mcpLogLevel?: string;
-  /** Extra environment of the bundled server (exec settings); it inherits only PATH, HOME and the like. */
+  /** Extra environment of the bundled server (from `pickMcpEnv`); it inherits only PATH, HOME and the like. */
   mcpEnv?: Readonly<Record<string, string>>;
   /** Receives the bundled server's stderr (its logs, one JSON line each), chunk by chunk. */
   onMcpStderr?: (chunk: Buffer) => void;
@@ -70,27 +54,6 @@ export interface ThreadListItem {
   runId?: string;
 }
 
-export interface RunHandle {
-  runId: string;
-  threadId: string;
-}
-
-/** An error the socket/REST layers pass on as `{code, message}` (code is `${type}:${surface}`). */
-export class RuntimeError extends Error {
-  override readonly name = "RuntimeError";
-  constructor(
-    readonly code: string,
-    message: string,
-    options: { cause?: unknown } = {},
-  ) {
-    super(message, options);
-  }
-}
-
-export function isRuntimeError(e: unknown): e is RuntimeError {
-  return e instanceof Error && e.name === "RuntimeError" && typeof (e as RuntimeError).code === "string";
-}
-
 export interface AgentRuntime {
   readonly model: ModelInfo;
   readonly approvalsEnabled: boolean;
@@ -109,32 +72,18 @@ export interface AgentRuntime {
   close(): Promise<void>;
 }
 
-const TITLE_MAX = 80;
-
-/** Owns the bundled MCP server, the tool set, the model, the thread store and the agent of the web server. */
+/** The web server's agent: the model, the thread store, the bundled MCP server and the runs over them. */
 export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
   const log = deps.log ?? silentLogger;
-  const agentLog = {
+  const agentLog: AgentLogger = {
     info: () => undefined,
     warn: (obj: object, msg: string) => log.warn(msg, obj as Record<string, unknown>),
   };
   const toolTimeoutMs = deps.toolTimeoutMs ?? 60_000;
-
-  let chat: ChatModel;
-  let info: ModelInfo;
-  let provider: ModelProvider | undefined;
-  if (deps.model) {
-    ({ chat, info, provider } = deps.model);
-  } else {
-    const cfg = resolveModelConfig(deps.modelEnv ?? {});
-    chat = createChatModel(cfg, { offline: () => new OfflinePlanner() });
-    info = describeModel(cfg);
-    provider = cfg.provider;
-  }
-
+  const { chat, info, provider } = deps.model ?? chooseModel(deps.modelEnv ?? {});
   const checkpointer = NodeSqliteSaver.open(path.join(deps.dataDir, "threads.sqlite"));
   const approveTools = deps.approveTools ?? [];
-  const baseOptions = {
+  const options = {
     model: chat,
     modelInfo: info,
     ...(provider ? { provider } : {}),
@@ -142,126 +91,29 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
     toolTimeoutMs,
     ...(deps.maxSteps !== undefined ? { maxSteps: deps.maxSteps } : {}),
     ...(approveTools.length ? { approve: (name: string) => approveTools.includes(name) } : {}),
-    log: agentLog,
   };
   /** Reads threads without the MCP server: history needs only the checkpointer. */
-  const reader = createAgent({ ...baseOptions, tools: [] });
+  const reader = createAgent({ ...options, log: agentLog, tools: [] });
 
   const spec = (): ServerSpec => {
     if (deps.serverSpec) return deps.serverSpec;
     if (!deps.mcpServerBin) throw new RuntimeError("unavailable:mcp", "No bundled MCP server is configured.");
-    const ideUrl = typeof deps.ideUrl === "function" ? deps.ideUrl() : deps.ideUrl;
-    return {
-      command: process.execPath,
-      args: [
-        deps.mcpServerBin,
-        "--root",
-        deps.projectRoot,
-        "--assets",
-        deps.generatedAssets,
-        "--audit-log",
-        path.join(deps.dataDir, "exec-audit.jsonl"),
-        ...(ideUrl ? ["--ide-url", ideUrl] : []),
-      ],
-      env: {
-        ...deps.mcpEnv,
-        LOG_LEVEL: deps.mcpLogLevel ?? "warn",
-        ...(deps.ideToken ? { TEXTIDE_IDE_TOKEN: deps.ideToken } : {}),
-      },
-    };
-  };
-
-  // Created on first use, so that `ideUrl` can name the port the server ended up listening on.
-  let hub: McpHub | undefined;
-  let toolSet: McpToolSet | undefined;
-  let agent: Agent | undefined;
-  let preparing: Promise<Agent> | undefined;
-
-  async function prepare(): Promise<Agent> {
-    if (!hub || !toolSet) {
-      const onStderr = deps.onMcpStderr;
-      hub = new McpHub({ [BUNDLED_SERVER]: spec() }, agentLog, onStderr ? { onStderr: (_s, d) => onStderr(d) } : {});
-      toolSet = new McpToolSet(hub, { log: agentLog, timeoutMs: toolTimeoutMs });
-    }
-    const connected = hub.status().every((s) => s.connected);
-    if (agent && connected) return agent;
-    // First start, or the bundled server died: (re)connect, which respawns it, and rediscover its tools.
-    const status = await hub.connectAll();
-    const down = status.find((s) => !s.connected);
-    if (down) throw new RuntimeError("unavailable:mcp", `The MCP server "${down.name}" is unavailable: ${down.error}`);
-    const tools = agent ? await toolSet.refresh() : await toolSet.tools();
-    if (tools.length === 0) throw new RuntimeError("unavailable:mcp", "The bundled MCP server offers no tools.");
-    if (agent) log.warn("bundled MCP server restarted", {});
-    agent = createAgent({ ...baseOptions, tools });
-    return agent;
-  }
-
-  function ready(): Promise<Agent> {
-    preparing ??= prepare().finally(() => (preparing = undefined));
-    return preparing;
-  }
-
-  const runs = new Map<string, { threadId: string; controller: AbortController; done: Promise<void> }>();
-  /** threadId → runId (or "" while the run is starting). */
-  const busy = new Map<string, string>();
-  const awaitingApproval = new Set<string>();
-  let closed = false;
-
-  async function launch(
-    threadId: string,
-    input: { text: string } | { resume: "approve" | "reject" },
-    onEvent: (e: AgentEvent) => void,
-  ): Promise<RunHandle> {
-    if (closed) throw new RuntimeError("unavailable:agent", "The agent runtime is shutting down.");
-    if (busy.has(threadId)) throw new RuntimeError("conflict:agent", `Thread ${threadId} already has a run under way.`);
-    busy.set(threadId, "");
-    let current: Agent;
-    try {
-      current = await ready();
-    } catch (err) {
-      busy.delete(threadId);
-      if (isRuntimeError(err)) throw err;
-      throw new RuntimeError("unavailable:mcp", (err as Error).message, { cause: err });
-    }
-    const controller = new AbortController();
-    return new Promise<RunHandle>((resolve, reject) => {
-      let started = false;
-      const emit = (e: AgentEvent): void => {
-        if (!started && e.type === "run_started") {
-          started = true;
-          busy.set(threadId, e.runId);
-          runs.set(e.runId, { threadId, controller, done });
-          resolve({ runId: e.runId, threadId });
-        }
-        if (e.type === "final") {
-          if (e.stopReason === "awaiting_approval") awaitingApproval.add(threadId);
-          else awaitingApproval.delete(threadId);
-        }
-        try {
-          onEvent(e);
-        } catch (err) {
-          log.warn("agent event listener failed", { err: String(err) });
-        }
-      };
-      const done: Promise<void> = current
-        .run({ threadId, signal: controller.signal, onEvent: emit, ...input })
-        .then(
-          (result: RunResult) => {
-            if (result.stopReason !== "done")
-              log.info("agent run stopped", { runId: result.runId, stop: result.stopReason });
-          },
-          (err: unknown) => {
-            log.warn("agent run failed", { threadId, err: String(err) });
-            if (!started) reject(new RuntimeError("internal:agent", (err as Error).message, { cause: err }));
-          },
-        )
-        .finally(() => {
-          const runId = busy.get(threadId);
-          if (runId) runs.delete(runId);
-          busy.delete(threadId);
-        });
+    return mcpServerCommand({
+      bin: deps.mcpServerBin,
+      projectRoot: deps.projectRoot,
+      generatedAssets: deps.generatedAssets,
+      auditLog: path.join(deps.dataDir, "exec-audit.jsonl"),
+      ideUrl: typeof deps.ideUrl === "function" ? deps.ideUrl() : deps.ideUrl,
+      ideToken: deps.ideToken,
+      env: deps.mcpEnv ?? {},
+      logLevel: deps.mcpLogLevel ?? "warn",
     });
-  }
+  };
+  // Started on first use, so that `ideUrl` can name the port the server ended up listening on.
+  const bundled = createBundledAgent({ spec, options, agentLog, toolTimeoutMs, onStderr: deps.onMcpStderr, log });
+  const runs = new RunBook(log);
+  const ready = () => bundled.ready();
+  let closing: Promise<void> | undefined;
 
   return {
     model: info,
@@ -270,68 +122,51 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
     async start(input, onEvent) {
       // A new message on a thread paused for approval would replace the paused request without a word.
       const threadId = input.threadId;
-      if (threadId !== undefined && !busy.has(threadId)) {
-        if (awaitingApproval.has(threadId) || (await reader.pendingApproval(threadId))) {
+      if (threadId !== undefined && !runs.isBusy(threadId)) {
+        if (runs.isAwaitingApproval(threadId) || (await reader.pendingApproval(threadId))) {
           throw new RuntimeError(
             "conflict:approval",
             "This conversation is waiting for your approval: approve or deny the pending step before sending another message.",
           );
         }
       }
-      return launch(threadId ?? randomUUID(), { text: input.text }, onEvent);
+      return runs.launch(threadId ?? randomUUID(), ready, { text: input.text }, onEvent);
     },
 
-    cancel(runId) {
-      const run = runs.get(runId);
-      if (!run) return false;
-      run.controller.abort();
-      return true;
-    },
+    cancel: (runId) => runs.cancel(runId),
 
     async approve(threadId, decision, onEvent) {
       if (approveTools.length === 0) {
         throw new RuntimeError("bad_request:agent", "Approvals are not configured (set TEXTIDE_APPROVE).");
       }
       // After a restart the pending approval is only in the checkpointer.
-      if (!awaitingApproval.has(threadId) && !(await reader.pendingApproval(threadId))) {
+      if (!runs.isAwaitingApproval(threadId) && !(await reader.pendingApproval(threadId))) {
         throw new RuntimeError("not_found:approval", `Thread ${threadId} has no pending approval.`);
       }
-      return launch(threadId, { resume: decision }, onEvent);
+      return runs.launch(threadId, ready, { resume: decision }, onEvent);
     },
 
     async threads() {
-      const list = checkpointer.listThreads();
       return Promise.all(
-        list.map(async (t) => {
-          const trace = await reader.history(t.threadId);
-          const first = trace.find((m) => m.role === "user")?.content.trim() ?? "";
-          const title = first.length > TITLE_MAX ? `${first.slice(0, TITLE_MAX - 1)}…` : first || "(empty thread)";
-          const runId = busy.get(t.threadId);
+        checkpointer.listThreads().map(async (t) => {
+          const runId = runs.runIdOf(t.threadId);
+          const title = threadTitle(await reader.history(t.threadId));
           return { threadId: t.threadId, title, updatedAt: t.updatedAt, ...(runId ? { runId } : {}) };
         }),
       );
     },
 
-    history(threadId) {
-      return reader.history(threadId);
-    },
+    history: (threadId) => reader.history(threadId),
+    status: () => bundled.status(),
+    idle: () => runs.idle(),
 
-    status() {
-      return hub?.status() ?? [];
-    },
-
-    async idle() {
-      await Promise.all([...runs.values()].map((r) => r.done));
-    },
-
-    async close() {
-      if (closed) return;
-      closed = true;
-      for (const r of runs.values()) r.controller.abort();
-      await Promise.all([...runs.values()].map((r) => r.done));
-      await preparing?.catch(() => undefined);
-      await hub?.close();
-      checkpointer.close();
+    close() {
+      closing ??= (async () => {
+        await runs.close();
+        await bundled.close();
+        checkpointer.close();
+      })();
+      return closing;
     },
   };
 }

@@ -10,7 +10,8 @@ import {
 import type { Socket } from "socket.io";
 import { z } from "zod";
 import type { Logger } from "../log.js";
-import { isRuntimeError, RuntimeError, type AgentRuntime } from "../runtime/agent-runtime.js";
+import { isRuntimeError, RuntimeError } from "../errors.js";
+import type { AgentRuntime } from "../runtime/agent-runtime.js";
 import type { Io } from "./io.js";
 
 type AgentSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
