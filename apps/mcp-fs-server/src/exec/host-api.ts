@@ -29,6 +29,8 @@ export class HostApi {
     private readonly deadline: number,
     /** Appends to the run's captured console (chart warnings, e.g. a field missing from the data). */
     private readonly log: (level: string, line: string) => void,
+    /** Told when a chart starts rendering (the slow part of most runs), for progress reports. */
+    private readonly onRender?: (chart: string) => void,
   ) {}
 
   /** Wraps a host function: deadline check, timing, error classification. */
@@ -59,6 +61,14 @@ export class HostApi {
     const table = await parseTable(bytes, abs, sheet === undefined ? {} : { sheet });
     for (const w of table.warnings ?? []) this.log("warn", `readTable ${path.basename(abs)}: ${w}`);
     return table.rows;
+  }
+
+  /** The sheet names of a workbook in workbook order; [] for any other table file. */
+  async sheets(file: unknown): Promise<string[]> {
+    const p = requireString(file, "sheets(path)");
+    const { abs, bytes } = await this.readChecked(p);
+    if (path.extname(abs).toLowerCase() !== ".xlsx") return [];
+    return (await parseTable(bytes, abs)).sheets ?? [];
   }
 
   async readText(file: unknown): Promise<string> {
@@ -103,6 +113,7 @@ export class HostApi {
     if (format !== "png" && format !== "svg" && format !== "both") {
       throw new ExecError("runtime", `chart format must be "png", "svg" or "both", not ${JSON.stringify(format)}.`);
     }
+    this.onRender?.(base);
     const rendered = await renderChart(spec, format, { deadline: this.deadline });
     for (const w of rendered.warnings ?? []) this.log("warn", `chart ${base}: ${w}`);
     const out: { png?: string; svg?: string; width: number; height: number } = {

@@ -21,7 +21,7 @@ const BOOTSTRAP = `"use strict";
   const apply = Reflect.apply, isArray = Array.isArray, map = Array.prototype.map, join = Array.prototype.join;
   const take = (k) => { const v = g[k]; delete g[k]; return v; };
   const refs = {
-    readTable: take("__h_readTable"), readText: take("__h_readText"), listFiles: take("__h_listFiles"),
+    readTable: take("__h_readTable"), sheets: take("__h_sheets"), readText: take("__h_readText"), listFiles: take("__h_listFiles"),
     writeFile: take("__h_writeFile"), chart: take("__h_chart"),
   };
   const log = take("__h_log");
@@ -43,12 +43,13 @@ const BOOTSTRAP = `"use strict";
   // Host calls block this isolate until the host finishes, so the API works with or without await.
   const api = {
     readTable: (path, options) => call(refs.readTable, [path, options]),
+    sheets: (path) => call(refs.sheets, [path]),
     readText: (path) => call(refs.readText, [path]),
     listFiles: (dir) => call(refs.listFiles, [dir]),
     writeFile: (name, content) => call(refs.writeFile, [name, content]),
     chart: (spec, name, options) => call(refs.chart, [spec, name, options]),
   };
-  for (const k of ["readTable", "readText", "listFiles", "writeFile", "chart"]) {
+  for (const k of ["readTable", "sheets", "readText", "listFiles", "writeFile", "chart"]) {
     define(g, k, { value: freeze(api[k]), writable: false, configurable: false, enumerable: false });
   }
   const logAt = (level) => freeze((...args) => { log(level, apply(join, apply(map, args, [fmt]), [" "])); });
@@ -86,11 +87,12 @@ export async function runInIsolate(
   req: RunRequest,
   policy: PathPolicy,
   onCatastrophic: (message: string) => void,
+  onRender?: (chart: string) => void,
 ): Promise<{ outcome: RunOutcome; recycle: boolean }> {
   const started = performance.now();
   const deadline = Date.now() + req.timeoutMs;
   const logs = new LogBuffer();
-  const host = new HostApi(policy, deadline, (level, line) => logs.add(level, line));
+  const host = new HostApi(policy, deadline, (level, line) => logs.add(level, line), onRender);
   const isolate = new ivm.Isolate({ memoryLimit: req.memoryMb, onCatastrophicError: onCatastrophic });
   let timedOut = false;
   let timer: NodeJS.Timeout | undefined;
@@ -106,6 +108,7 @@ export async function runInIsolate(
     const ref = (fn: (...a: never[]) => Promise<unknown>) =>
       new ivm.Reference(async (...a: never[]) => new ivm.ExternalCopy(await fn(...a)).copyInto({ release: true }));
     await jail.set("__h_readTable", ref(host.guard("readTable", (p: unknown, o: unknown) => host.readTable(p, o))));
+    await jail.set("__h_sheets", ref(host.guard("sheets", (p: unknown) => host.sheets(p))));
     await jail.set("__h_readText", ref(host.guard("readText", (p: unknown) => host.readText(p))));
     await jail.set("__h_listFiles", ref(host.guard("listFiles", (d: unknown) => host.listFiles(d))));
     await jail.set("__h_writeFile", ref(host.guard("writeFile", (n: unknown, c: unknown) => host.writeFile(n, c))));

@@ -12,6 +12,7 @@ const DESCRIPTION = `Run JavaScript in a secure sandbox to explore, compute and 
 \`code\` is the body of an async function: \`await\` the API below and \`return\` a JSON-serialisable value (≤ ${EXEC_LIMITS.maxResultBytes / 1024} KB). \
 There is no require/import, process, network or file system beyond this API (all functions are async):
 - readTable(path, {sheet?}) → array of row objects, numbers typed, from .csv .tsv .xlsx .json ("data/planets.xlsx"; sheet by name or 1-based index)
+- sheets(path) → a workbook's sheet names in order ([] for other tables)
 - readText(path) → string; listFiles(dir?) → workspace paths of the files under dir
 - writeFile(name, content) → writes generated_assets/<name> (.csv .tsv .json .txt .md .svg .png), returns its path
 - chart(vegaLiteSpec, name, {format: "png"|"svg"|"both"}) → renders Vega-Lite (inline data.values only) to generated_assets/<name>.png/.svg, returns {png, svg, width, height}
@@ -50,13 +51,17 @@ export function registerRunJs(
       // Writes only new files under generated_assets; a rerun overwrites the same names.
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
     },
-    async (args, req, correlationId) => {
+    async (args, req, correlationId, progress) => {
       const timeoutMs = args.timeoutMs ?? ctx.exec.defaultTimeoutMs;
       const caller = req.sessionId ? `session:${req.sessionId}` : `connection:${connection}`;
+      // Stages, not a fraction: how long user code runs is unknown. Each report counts one step up.
+      let step = 0;
+      progress(++step, undefined, "queued: waiting for a free sandbox", true);
       const outcome = await ctx.exec.pool.run(
         { code: args.code, timeoutMs, memoryMb: args.memoryMb, correlationId },
         req.mcpReq.signal,
         caller,
+        (s) => progress(++step, undefined, s.stage === "running" ? "running" : `rendering chart ${s.chart}`, true),
       );
       await ctx.exec.audit
         .append({
