@@ -4,7 +4,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { Logger } from "../log.js";
 import { defaultRunnerCount, EXEC_LIMITS } from "./limits.js";
-import type { RunnerMessage, RunOutcome, RunRequest } from "./protocol.js";
+import type { RunnerMessage, RunOutcome, RunRequest, RunStage } from "./protocol.js";
 import { runnerCommand, type SandboxMode } from "./sandbox-command.js";
 
 /** The compiled runner beside this module; from sources (tests via vitest) the built one in dist/. */
@@ -34,6 +34,7 @@ export type PoolOutcome = RunOutcome & { queueMs: number };
 
 interface Pending {
   resolve: (o: RunOutcome) => void;
+  onStage: ((s: RunStage) => void) | undefined;
   timeoutMs: number;
   killTimer: NodeJS.Timeout;
 }
@@ -77,6 +78,8 @@ class Runner {
           this.fatal = m.message;
           clearTimeout(timer);
           reject(new Error(`the sandbox runner failed: ${m.message}`));
+        } else if (m.type === "stage" && this.pending) {
+          this.pending.onStage?.({ stage: m.stage, chart: m.chart });
         } else if (m.type === "result" && this.pending) {
           const p = this.pending;
           this.pending = undefined;
@@ -105,7 +108,7 @@ class Runner {
     this.ready.catch(() => undefined);
   }
 
-  run(req: RunRequest, signal?: AbortSignal): Promise<RunOutcome> {
+  run(req: RunRequest, signal?: AbortSignal, onStage?: (s: RunStage) => void): Promise<RunOutcome> {
     // An abort that came while the call waited for this runner fires no "abort" event any more.
     if (signal?.aborted) return Promise.resolve(cancelledOutcome());
     this.runs++;
@@ -131,7 +134,7 @@ class Runner {
         this.retire("SIGKILL");
         p?.resolve(killedOutcome(req.timeoutMs));
       }, req.timeoutMs + EXEC_LIMITS.killGraceMs);
-      this.pending = { resolve: settle, timeoutMs: req.timeoutMs, killTimer };
+      this.pending = { resolve: settle, onStage, timeoutMs: req.timeoutMs, killTimer };
       this.child.send(req);
     });
   }
@@ -151,6 +154,7 @@ interface Job {
   signal: AbortSignal | undefined;
   queuedAt: number;
   resolve: (o: PoolOutcome) => void;
+  onStage: ((s: RunStage) => void) | undefined;
   onAbort?: () => void;
 }
 
@@ -249,13 +253,19 @@ export class ExecPool {
   /**
    * Runs code for `caller` (a session or connection id: callers take turns when runs queue up).
    * Resolves with an outcome for every failure, including crashes, kills and cancellation.
+   * `onStage` hears when the run leaves the queue and when it renders a chart.
    */
-  run(input: RunInput, signal?: AbortSignal, caller = "default"): Promise<PoolOutcome> {
+  run(
+    input: RunInput,
+    signal?: AbortSignal,
+    caller = "default",
+    onStage?: (s: RunStage) => void,
+  ): Promise<PoolOutcome> {
     const queuedAt = performance.now();
     if (signal?.aborted) return Promise.resolve({ ...cancelledOutcome(), queueMs: 0 });
     if (this.closed) return Promise.resolve({ ...closedOutcome(), queueMs: 0 });
     return new Promise<PoolOutcome>((resolve) => {
-      const job: Job = { input, caller, signal, queuedAt, resolve };
+      const job: Job = { input, caller, signal, queuedAt, resolve, onStage };
       if (signal) {
         // Cancelled while waiting: it leaves the queue at once and never reaches a runner.
         job.onAbort = () => {
@@ -293,8 +303,9 @@ export class ExecPool {
     runner.state = "busy";
     if (job.onAbort) job.signal?.removeEventListener("abort", job.onAbort);
     const queueMs = since(job.queuedAt);
+    job.onStage?.({ stage: "running" });
     const done = runner
-      .run({ type: "run", id: this.nextId++, ...job.input }, job.signal)
+      .run({ type: "run", id: this.nextId++, ...job.input }, job.signal, job.onStage)
       .then((outcome) => {
         if (runner.runs >= this.runsPerRunner) runner.retire();
         job.resolve({ ...outcome, queueMs });

@@ -35,8 +35,12 @@ export interface RunOutcome {
   timings: { isolateMs: number; hostMs: number };
 }
 
+/** Where a run is, for progress reports: `rendering` names the chart being drawn. */
+export type RunStage = { stage: "running" } | { stage: "rendering"; chart: string };
+
 /** Runner → parent. */
 export type RunnerMessage =
   | { type: "ready"; warmupMs: number }
+  | { type: "stage"; id: number; stage: "rendering"; chart: string }
   | { type: "result"; id: number; outcome: RunOutcome; recycle: boolean }
   | { type: "fatal"; message: string };

@@ -30,7 +30,8 @@ async function start(): Promise<void> {
   };
   process.on("message", (msg: RunRequest) => {
     if (msg?.type !== "run") return;
-    void runInIsolate(msg, policy, onCatastrophic).then(({ outcome, recycle }) =>
+    const onRender = (chart: string) => send({ type: "stage", id: msg.id, stage: "rendering", chart });
+    void runInIsolate(msg, policy, onCatastrophic, onRender).then(({ outcome, recycle }) =>
       send({ type: "result", id: msg.id, outcome, recycle }),
     );
   });

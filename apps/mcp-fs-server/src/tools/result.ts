@@ -4,6 +4,7 @@ import { CORRELATION_META_KEY } from "@textide/shared";
 import { FsError, isFsError } from "@textide/shared/node";
 import type { z } from "zod";
 import type { ToolContext } from "./context.js";
+import { progressFor, type Progress } from "./progress.js";
 import { REPLY_BUDGET_BYTES } from "./reply-budget.js";
 
 type Content = CallToolResult["content"];
@@ -45,7 +46,13 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(
   ctx: ToolContext,
   name: string,
   spec: ToolSpec<I, O>,
-  handler: (args: z.output<I>, req: ServerContext, correlationId: string) => Promise<ToolOutcome<z.output<O>>>,
+  /** `progress` reports how far a long call has got; it does nothing unless the client asked for progress. */
+  handler: (
+    args: z.output<I>,
+    req: ServerContext,
+    correlationId: string,
+    progress: Progress,
+  ) => Promise<ToolOutcome<z.output<O>>>,
 ): void {
   server.registerTool(
     name,
@@ -63,7 +70,7 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(
       const correlationId = typeof given === "string" && given.length <= 200 ? given : randomUUID();
       const logFields = { tool: name, correlationId, args: summarizeArgs(args) };
       try {
-        const outcome = await handler(args, req, correlationId);
+        const outcome = await handler(args, req, correlationId, progressFor(req));
         ctx.log.info(
           { ...logFields, ms: round(performance.now() - started), outcome: outcome.isError ? "tool_error" : "ok" },
           "tool call",

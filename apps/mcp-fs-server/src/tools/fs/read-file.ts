@@ -37,7 +37,7 @@ export function registerReadFile(server: McpServer, ctx: ToolContext): void {
       output: readFileOutput,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
     },
-    async (args) => {
+    async (args, _req, _id, progress) => {
       const file = await ctx.policy.openExisting(args.path);
       let page: Page;
       let mime: string;
@@ -57,6 +57,9 @@ export function registerReadFile(server: McpServer, ctx: ToolContext): void {
         closeSync(file.fd);
       }
       const { size, offset, bytes } = page;
+      // Where this page leaves the reader in the whole file: a client can show a paged read's bar.
+      const pageEnd = offset + bytes.length;
+      progress(pageEnd, size, `bytes ${offset}–${pageEnd} of ${size} read`, true);
       const base = { root: file.root.name, path: file.display, mime, size, etag: page.etag, offset };
 
       if (isImage) {

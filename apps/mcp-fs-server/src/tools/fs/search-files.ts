@@ -24,6 +24,8 @@ import { defineTool } from "../result.js";
 
 const MAX_CONTENT_FILE_BYTES = 2 * 1024 * 1024;
 const MAX_LINES_PER_FILE = 5;
+/** Entries between two progress reports (which are throttled further in time). */
+const PROGRESS_EVERY = 256;
 
 export function registerSearchFiles(server: McpServer, ctx: ToolContext): void {
   defineTool(
@@ -46,12 +48,14 @@ export function registerSearchFiles(server: McpServer, ctx: ToolContext): void {
       output: searchFilesOutput,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
     },
-    async (args) => {
+    async (args, _req, _id, progress) => {
       const starts = await searchStarts(ctx, args);
       const nameMatch = nameMatcher(args.query);
       const matches: SearchMatch[] = [];
       let truncated = false;
       let scanned = 0;
+      // Progress counts entries scanned, then (for a content search) files read on top of them.
+      let seen = 0;
       for (const start of starts) {
         if (truncated) break;
         const candidates: WalkEntry[] = [];
@@ -59,6 +63,7 @@ export function registerSearchFiles(server: McpServer, ctx: ToolContext): void {
           start.abs,
           { rootReal: start.root.real, skipDirs: args.includeIgnored ? new Set() : SKIPPED_DIRS, concurrency: 16 },
           (e) => {
+            if (++seen % PROGRESS_EVERY === 0) progress(seen, undefined, `${seen} entries scanned`);
             const display = () => ctx.policy.display(start.root, entryPath(e));
             if (!nameMatch(e.name, display)) return;
             if (args.content === undefined) {
@@ -73,9 +78,14 @@ export function registerSearchFiles(server: McpServer, ctx: ToolContext): void {
           },
         );
         if (args.content !== undefined) {
-          truncated = await grepFiles(ctx, start.root, candidates, args.content, args.limit, matches);
+          const before = seen;
+          truncated = await grepFiles(ctx, start.root, candidates, args.content, args.limit, matches, (read) =>
+            progress(before + read, before + candidates.length, `${read} of ${candidates.length} files read`),
+          );
+          seen += candidates.length;
         }
       }
+      progress(seen, seen, `${scanned} entries scanned`, true);
       matches.sort((a, b) => a.path.localeCompare(b.path));
       const lines = matches.flatMap((m) => [
         m.type === "directory" ? `${m.path}/` : m.path,
@@ -135,15 +145,18 @@ async function grepFiles(
   content: string,
   limit: number,
   matches: SearchMatch[],
+  onRead: (filesRead: number) => void,
 ): Promise<boolean> {
   const needle = content.toLowerCase();
   let next = 0;
+  let read = 0;
   let truncated = false;
   const worker = async () => {
     while (next < files.length && !truncated) {
       const file = files[next++]!;
       const abs = entryPath(file);
       const lines = await grepFile(abs, needle);
+      onRead(++read);
       if (lines.length === 0) continue;
       if (matches.length >= limit) {
         truncated = true;

@@ -1,0 +1,42 @@
+import type { ServerContext } from "@modelcontextprotocol/server";
+
+/**
+ * Reports how far a long call has got: `progress` must grow from one report to the next (a report
+ * that does not is dropped, as the spec asks), `total` when it is known, `message` for people.
+ * A `force`d report (a change of stage, the last count) is sent even right after another one.
+ */
+export type Progress = (progress: number, total?: number, message?: string, force?: boolean) => void;
+
+/** Reports closer together than this are dropped: a client redraws a bar, it does not need every file. */
+const MIN_INTERVAL_MS = 100;
+
+const NO_PROGRESS: Progress = () => undefined;
+
+/**
+ * The progress reporter of one request: a no-op unless the client sent `_meta.progressToken`.
+ * Every tool handler gets one from `defineTool`; a send that fails (the client left) is ignored,
+ * the call itself goes on and its result decides.
+ */
+export function progressFor(req: ServerContext): Progress {
+  const token = req.mcpReq._meta?.progressToken;
+  if (typeof token !== "string" && typeof token !== "number") return NO_PROGRESS;
+  let last = -Infinity;
+  let sentAt = -Infinity;
+  return (progress, total, message, force = false) => {
+    const now = performance.now();
+    if (!(progress > last) || (!force && now - sentAt < MIN_INTERVAL_MS)) return;
+    last = progress;
+    sentAt = now;
+    void req.mcpReq
+      .notify({
+        method: "notifications/progress",
+        params: {
+          progressToken: token,
+          progress,
+          ...(total !== undefined ? { total } : {}),
+          ...(message !== undefined ? { message } : {}),
+        },
+      })
+      .catch(() => undefined);
+  };
+}
