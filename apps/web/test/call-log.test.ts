@@ -15,6 +15,7 @@ const okLine = JSON.stringify({
   level: 30,
   time: Date.parse("2026-11-02T10:00:00.000Z"),
   svc: "mcp-fs-server",
+  event: "tool_call",
   tool: "fs_read_file",
   correlationId: "run-1:call_1",
   args: { path: "data/planets.csv" },
@@ -25,6 +26,7 @@ const okLine = JSON.stringify({
 const errorLine = JSON.stringify({
   level: 30,
   time: Date.parse("2026-11-02T10:00:01.000Z"),
+  event: "tool_call",
   tool: "fs_read_file",
   correlationId: "c-2",
   args: { path: "../etc/passwd" },
@@ -35,6 +37,7 @@ const errorLine = JSON.stringify({
 const internalLine = JSON.stringify({
   level: 50,
   time: 1,
+  event: "tool_call",
   tool: "fs_search_files",
   correlationId: "c-3",
   args: { query: "x" },
@@ -71,8 +74,10 @@ describe("parseCallLine", () => {
       JSON.stringify({ level: 30, msg: "serving MCP over stdio" }),
       "Error: something crashed",
       "{not json",
-      JSON.stringify({ level: 30, msg: "tool call", tool: "x", ms: -1, outcome: "ok" }),
-      JSON.stringify({ level: 30, msg: "tool call", ms: 1, outcome: "ok" }),
+      JSON.stringify({ level: 30, event: "tool_call", tool: "x", ms: -1, outcome: "ok" }),
+      JSON.stringify({ level: 30, event: "tool_call", ms: 1, outcome: "ok" }),
+      // The message is for people: without the `event` field a line is not a call record.
+      JSON.stringify({ level: 30, msg: "tool call", tool: "x", ms: 1, outcome: "ok" }),
     ])
       expect(parseCallLine(line, "agent"), line).toBeUndefined();
   });
@@ -112,6 +117,24 @@ describe("childStderr", () => {
     stderr.end();
     expect(calls.list().map((c) => c.status)).toEqual(["ok", "outside_roots"]);
     expect(log.lines).toEqual([`[mcp:agent] ${warn}`, "[mcp:agent] plain crash text ü"]);
+  });
+
+  it("hands the listening record's URL to onListening instead of the log", () => {
+    const urls: string[] = [];
+    const log = recordingLogger();
+    const stderr = childStderr({
+      calls: new McpCallLog(),
+      source: "external",
+      log,
+      label: "mcp:http",
+      level: "debug",
+      onListening: (url) => urls.push(url),
+    });
+    const line = { level: 30, event: "listening", url: "http://127.0.0.1:41234/mcp", auth: "bearer" };
+    stderr.write(`${JSON.stringify(line)}\n`);
+    stderr.write(`${JSON.stringify({ ...line, url: "not a url" })}\n`);
+    expect(urls).toEqual(["http://127.0.0.1:41234/mcp"]);
+    expect(log.lines).toHaveLength(1);
   });
 
   it("runs the children at info at most, so that their call lines are written", () => {

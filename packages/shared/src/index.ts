@@ -4,3 +4,4 @@ export * from "./tool-schemas.js";
 export * from "./agent-events.js";
 export * from "./web-events.js";
 export * from "./fuzzy.js";
+export * from "./mcp-log.js";

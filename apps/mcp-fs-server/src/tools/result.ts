@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { CallToolResult, McpServer, ServerContext, ToolAnnotations } from "@modelcontextprotocol/server";
-import { CORRELATION_META_KEY } from "@textide/shared";
+import { CORRELATION_META_KEY, MCP_LOG_EVENT } from "@textide/shared";
 import { FsError, isFsError } from "@textide/shared/node";
 import type { z } from "zod";
 import type { ToolContext } from "./context.js";
@@ -68,7 +68,8 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(
       const started = performance.now();
       const given: unknown = req.mcpReq._meta?.[CORRELATION_META_KEY];
       const correlationId = typeof given === "string" && given.length <= 200 ? given : randomUUID();
-      const logFields = { tool: name, correlationId, args: summarizeArgs(args) };
+      // `event` is what the web server's call log matches (packages/shared/src/mcp-log.ts), not `msg`.
+      const logFields = { event: MCP_LOG_EVENT.toolCall, tool: name, correlationId, args: summarizeArgs(args) };
       try {
         const outcome = await handler(args, req, correlationId, progressFor(req));
         ctx.log.info(

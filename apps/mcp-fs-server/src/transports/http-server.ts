@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toNodeHandler } from "@modelcontextprotocol/node";
+import { MCP_LOG_EVENT, type McpListeningRecord } from "@textide/shared";
 import type { ServerConfig } from "../config.js";
 import type { FsServer } from "../server.js";
 import { createHttpHandler, type HttpHandler } from "./http.js";
@@ -45,7 +46,8 @@ export async function runHttp(
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}/mcp`;
-  fs.ctx.log.info({ url, auth: token ? "bearer" : "none" }, "serving MCP over Streamable HTTP");
+  const listening: McpListeningRecord = { event: MCP_LOG_EVENT.listening, url, auth: token ? "bearer" : "none" };
+  fs.ctx.log.info(listening, "serving MCP over Streamable HTTP");
   return {
     url,
     token,

@@ -1,22 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { mcpCallEvent, type McpCallEvent } from "@textide/shared";
+import { mcpToolCallRecord, type McpCallEvent } from "@textide/shared";
 
 export type McpCallSource = McpCallEvent["source"];
 
 /** How many calls `GET /api/mcp-calls` and a freshly opened console get. */
 const CALL_LOG_SIZE = 500;
 
-/** The `msg` of the MCP server's per-call pino lines (apps/mcp-fs-server/src/tools/result.ts). */
-const CALL_MESSAGES = new Set(["tool call", "tool call failed unexpectedly"]);
-
 /** A call as read from a log line: the event without its id, and the call's correlation id. */
 export type ParsedCall = Omit<McpCallEvent, "id"> & { correlationId?: string };
 
-/**
- * Reads one stderr line of the bundled MCP server: its per-call log line becomes an `McpCallEvent`
- * (without an id, which the log assigns); anything else (other logs, stray text) gives undefined.
- */
-/** A pino JSON line as its record; undefined for anything else (a crash trace, stray text). */
+/** A JSON line of the MCP server's log as its record; undefined for anything else (a crash trace, stray text). */
 export function parseLogRecord(line: string): Record<string, unknown> | undefined {
   if (!line.startsWith("{")) return undefined;
   try {
@@ -27,22 +20,20 @@ export function parseLogRecord(line: string): Record<string, unknown> | undefine
   }
 }
 
-/** The call a "tool call" log record describes; undefined for every other record. */
+/** The call a `tool_call` record describes (`mcpToolCallRecord`); undefined for every other record. */
 export function callFromRecord(record: Record<string, unknown>, source: McpCallSource): ParsedCall | undefined {
-  if (typeof record.msg !== "string" || !CALL_MESSAGES.has(record.msg)) return undefined;
-  const time = typeof record.time === "number" ? new Date(record.time) : new Date();
-  const parsed = mcpCallEvent.omit({ id: true }).safeParse({
-    at: Number.isNaN(time.getTime()) ? new Date().toISOString() : time.toISOString(),
-    source,
-    tool: record.tool,
-    durationMs: record.ms,
-    status: record.outcome,
-    args: record.args,
-  });
+  const parsed = mcpToolCallRecord.safeParse(record);
   if (!parsed.success) return undefined;
+  const { time, tool, ms, outcome, args, correlationId } = parsed.data;
+  const at = time === undefined ? new Date() : new Date(time);
   return {
-    ...parsed.data,
-    ...(typeof record.correlationId === "string" ? { correlationId: record.correlationId } : {}),
+    at: Number.isNaN(at.getTime()) ? new Date().toISOString() : at.toISOString(),
+    source,
+    tool,
+    durationMs: ms,
+    status: outcome,
+    ...(args !== undefined ? { args } : {}),
+    ...(correlationId !== undefined ? { correlationId } : {}),
   };
 }
 

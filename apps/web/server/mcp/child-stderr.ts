@@ -1,4 +1,5 @@
 import { StringDecoder } from "node:string_decoder";
+import { mcpListeningRecord, mcpLogLine } from "@textide/shared";
 import type { Logger } from "../log.js";
 import { callFromRecord, parseLogRecord, type McpCallLog, type McpCallSource } from "./call-log.js";
 
@@ -28,10 +29,13 @@ export interface ChildStderrDeps {
   label: string;
   /** LOG_LEVEL the user asked for: other lines below it are dropped (the child runs at `info` or lower). */
   level: string;
+  /** Called with the URL of the child's `listening` record (a Streamable HTTP child). */
+  onListening?: (url: string) => void;
 }
 
 /**
- * A bundled MCP server's stderr, chunk by chunk: tool-call lines go to the call log, other pino lines
+ * A bundled MCP server's stderr, chunk by chunk: tool-call records go to the call log, the listening
+ * record to `onListening`, other pino lines
  * at or above the configured level and any non-JSON text (a crash) go to the web server's log.
  */
 export function childStderr(deps: ChildStderrDeps): { write(chunk: string | Buffer): void; end(): void } {
@@ -46,7 +50,13 @@ export function childStderr(deps: ChildStderrDeps): { write(chunk: string | Buff
       deps.calls.add(call);
       return;
     }
-    const level = typeof record?.level === "number" ? record.level : undefined;
+    const listening = mcpListeningRecord.safeParse(record);
+    if (listening.success && deps.onListening) {
+      deps.onListening(listening.data.url);
+      return;
+    }
+    const logLine = mcpLogLine.safeParse(record);
+    const level = logLine.success ? logLine.data.level : undefined;
     if (level !== undefined && level < threshold) return;
     const message = `[${deps.label}] ${text}`;
     if (level === undefined || level >= LEVELS.error!) deps.log.error(message);

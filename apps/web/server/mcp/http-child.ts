@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createInterface } from "node:readline";
 import type { Logger } from "../log.js";
 import type { McpCallLog } from "./call-log.js";
 import { childLogLevel, childStderr } from "./child-stderr.js";
@@ -40,8 +39,6 @@ export interface McpHttpChild {
   close(): Promise<void>;
 }
 
-/** What the MCP server prints on stdout once it listens (apps/mcp-fs-server/src/main.ts). */
-const LISTENING = /\(Streamable HTTP\) on (http:\/\/\S+)/;
 /** The MCP server's exit code for a bad configuration: restarting cannot help. */
 const CONFIG_ERROR_EXIT = 2;
 
@@ -80,7 +77,8 @@ export function startMcpHttpChild(opts: McpHttpChildOptions): McpHttpChild {
     const proc = spawn(cmd.command, cmd.args, {
       env: cmd.env,
       // The IPC channel carries no messages: its closing tells the child that this process is gone.
-      stdio: ["ignore", "pipe", "pipe", "ipc"],
+      // stdout carries only a banner for people; the URL comes from the structured log on stderr.
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
     });
     child = proc;
     const stderr = childStderr({
@@ -89,19 +87,15 @@ export function startMcpHttpChild(opts: McpHttpChildOptions): McpHttpChild {
       log: opts.log,
       label: "mcp:http",
       level: opts.logLevel,
-    });
-    proc.stderr?.on("data", (d: Buffer) => stderr.write(d));
-    proc.stderr?.on("end", () => stderr.end());
-    // stdout carries only the human banner; the URL in it is where the server really listens.
-    if (proc.stdout)
-      createInterface({ input: proc.stdout }).on("line", (line) => {
-        const m = LISTENING.exec(line);
-        if (!m?.[1]) return;
-        const url = m[1];
+      // Where the server really listens (port 0 picks one): restarts reuse it, so the URL stays valid.
+      onListening: (url) => {
         port = Number(new URL(url).port);
         if (failures > 0) opts.log.info("MCP HTTP server restarted", { url, pid: proc.pid });
         resolveReady(url);
-      });
+      },
+    });
+    proc.stderr?.on("data", (d: Buffer) => stderr.write(d));
+    proc.stderr?.on("end", () => stderr.end());
     proc.on("error", (err) => opts.log.error("MCP HTTP server could not be started", { err: String(err) }));
     proc.on("exit", (code, signal) => {
       if (child === proc) child = undefined;
