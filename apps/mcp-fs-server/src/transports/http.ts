@@ -91,9 +91,7 @@ export function createHttpHandler(fs: FsServer, opts: HttpHandlerOptions): HttpH
     }
     const pathname = target.split("?", 1)[0] ?? "";
     if (pathname !== endpoint) {
-      // OAuth-aware clients (mcp-remote) answer a 401 by probing these and registering a client;
-      // the 404's text is what they end up showing, so it says what the 401 meant.
-      if (OAUTH_PATHS.test(pathname)) return new Response(NO_OAUTH, { status: 404, headers: TEXT });
+      if (OAUTH_PATHS.test(pathname)) return noOAuth(opts.token, header("authorization"));
       return new Response("Not found. The MCP endpoint is " + endpoint, { status: 404, headers: TEXT });
     }
     const host = validateHostHeader(header("host"), allowed);
@@ -184,6 +182,22 @@ const OAUTH_PATHS =
 const NO_OAUTH =
   "This MCP server does not use OAuth. It takes the bearer token printed when it started (or set with --token / " +
   "MCP_HTTP_TOKEN) as `Authorization: Bearer <token>`; a 401 from it means the token sent was missing or wrong.";
+
+/**
+ * OAuth-aware clients (mcp-remote) answer a 401 by discovering an authorization server and registering
+ * a client here; what this answers is the error they end up showing. They send the user's own headers
+ * along, so the answer can name the real problem: a wrong token is a 401 `invalid_token` that says so
+ * first, rather than a 404 that reads as a broken OAuth setup.
+ */
+function noOAuth(token: string | undefined, authorization: string | null): Response {
+  // A probe without a token (spec-following discovery) learns there is nothing to discover.
+  if (token === undefined || bearerCheck(authorization, token) !== "wrong")
+    return new Response(NO_OAUTH, { status: 404, headers: TEXT });
+  return new Response("invalid_token: the bearer token sent to this MCP server is wrong. " + NO_OAUTH, {
+    status: 401,
+    headers: { ...TEXT, "www-authenticate": `Bearer realm="textide-mcp", error="invalid_token"` },
+  });
+}
 
 type BearerCheck = "ok" | "missing" | "wrong";
 
