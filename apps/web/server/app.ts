@@ -1,21 +1,23 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import { removeStaleTemps, type PathPolicy } from "@textide/shared/node";
 import type { WebConfig } from "./config.js";
+import { createBroadcast } from "./broadcast.js";
 import { AppError, toAppError } from "./errors.js";
 import { createFileIndex, type FileIndex } from "./fs/file-index.js";
 import { deleteEntry, postCreate, postRename } from "./http/file-ops.js";
 import { getFileSearch } from "./http/file-search.js";
 import { getFile, getRaw, getTree, putFile } from "./http/files.js";
-import { allowedHostnames, checkHostAndOrigin, checkRequestTarget } from "./http/guard.js";
 import { postOpenFile } from "./http/open-file.js";
 import { getTable } from "./http/table.js";
-import { broadcastMcpCalls, getMcpCalls } from "./http/mcp-calls.js";
+import { getMcpCalls } from "./http/mcp-calls.js";
 import { getModel, getThread, getThreads } from "./http/threads.js";
 import { sendError, sendJson } from "./http/respond.js";
 import { putUpload } from "./http/upload.js";
 import { consoleLogger, type Logger } from "./log.js";
 import type { McpCallLog } from "./mcp/call-log.js";
 import type { AgentRuntime } from "./runtime/agent-runtime.js";
+import { allowedHostnames, checkHostAndOrigin, checkRequestTarget } from "./security/request-guard.js";
 import { registerAgentHandlers } from "./socket/agent-handlers.js";
 import { createIo, type Io } from "./socket/io.js";
 import { createWatcher, type WorkspaceWatcher } from "./watcher.js";
@@ -28,6 +30,14 @@ export interface WebServerDeps {
   runtime?: AgentRuntime;
   /** The MCP call log: adds `GET /api/mcp-calls` and the `mcp/call` socket event. */
   calls?: McpCallLog;
+  /** The UI (Next.js): answers every path outside `/api/` and `/socket.io`, after the same request checks. */
+  ui?: UiHandler;
+}
+
+export interface UiHandler {
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Dev only: Next's HMR websocket. */
+  upgrade?: ((req: IncomingMessage, socket: Duplex, head: Buffer) => Promise<void>) | undefined;
 }
 
 export interface WebServer {
@@ -44,8 +54,13 @@ type Handler = (url: URL, req: IncomingMessage, res: ServerResponse) => Promise<
 const MUTATING = new Set(["PUT", "POST", "DELETE", "PATCH"]);
 const DEFAULT_UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
 
-/** The web server: REST file API under `/api/`, socket.io at `/socket.io`, and the workspace watcher. */
-export function createWebServer({ config, policy, log = consoleLogger, runtime, calls }: WebServerDeps): WebServer {
+/** Paths (or request targets) the web server answers itself; everything else is the UI's. */
+function isServerPath(target: string): boolean {
+  return target.startsWith("/api/") || target === "/api" || target.startsWith("/socket.io");
+}
+
+/** The web server: REST file API under `/api/`, socket.io at `/socket.io`, the UI, and the workspace watcher. */
+export function createWebServer({ config, policy, log = consoleLogger, runtime, calls, ui }: WebServerDeps): WebServer {
   const allowedHosts = allowedHostnames(config.host, config.allowedHosts);
   const server = createServer();
   // Before createIo: engine.io wraps the listeners present when it attaches and passes them only
@@ -53,6 +68,7 @@ export function createWebServer({ config, policy, log = consoleLogger, runtime, 
   // requests (404), and engine.io's own reply then threw ERR_HTTP_HEADERS_SENT.
   server.on("request", (req: IncomingMessage, res: ServerResponse) => respond(req, res));
   const io = createIo(server, { allowedHosts });
+  const broadcast = createBroadcast(io);
   const files = { policy };
   const fileIndex = createFileIndex(policy, {
     onError: (err) => log.warn("file index walk failed", { err: String(err) }),
@@ -84,21 +100,28 @@ export function createWebServer({ config, policy, log = consoleLogger, runtime, 
     "/api/fs": { DELETE: (url, _req, res) => deleteEntry(ops, url, res) },
     "/api/upload": { PUT: (url, req, res) => putUpload(upload, url, req, res) },
     "/api/files": { GET: (url, _req, res) => getFileSearch(fileIndex, url, res) },
-    "/api/open-file": { POST: (_url, req, res) => postOpenFile({ policy, io, token: config.ideToken }, req, res) },
+    "/api/open-file": {
+      POST: (_url, req, res) => postOpenFile({ policy, broadcast, token: config.ideToken }, req, res),
+    },
   };
   if (runtime) {
     routes["/api/threads"] = { GET: (_url, _req, res) => getThreads(runtime, res) };
     routes["/api/model"] = { GET: (_url, _req, res) => getModel(runtime, res) };
-    registerAgentHandlers(io, runtime, log);
+    registerAgentHandlers(io, runtime, broadcast, log);
   }
-  const stopCalls = calls && broadcastMcpCalls(calls, io);
+  const stopCalls = calls?.onCall((call) => broadcast.mcpCall(call));
   if (calls) routes["/api/mcp-calls"] = { GET: (_url, _req, res) => getMcpCalls(calls, res) };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? "GET";
     checkRequestTarget(req);
-    checkHostAndOrigin(req, allowedHosts, MUTATING.has(method));
     const url = new URL(req.url ?? "/", "http://localhost");
+    if (ui && !isServerPath(url.pathname)) {
+      // Pages never change files: the Host check alone stops DNS rebinding from reading them.
+      checkHostAndOrigin(req, allowedHosts, false);
+      return ui.handle(req, res);
+    }
+    checkHostAndOrigin(req, allowedHosts, MUTATING.has(method));
     const threadId = runtime && /^\/api\/threads\/([^/]+)$/.exec(url.pathname)?.[1];
     if (threadId) {
       if (method !== "GET") {
@@ -133,11 +156,18 @@ export function createWebServer({ config, policy, log = consoleLogger, runtime, 
     (events) => {
       for (const e of events) {
         fileIndex.apply(e);
-        io.emit("file_changed", e);
+        broadcast.fileChanged(e);
       }
     },
     { onError: (err) => log.warn("watcher error", { err: String(err) }) },
   );
+
+  const upgradeUi = ui?.upgrade;
+  if (upgradeUi) {
+    server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (!isServerPath(req.url ?? "/")) void upgradeUi(req, socket, head);
+    });
+  }
 
   let closing: Promise<void> | undefined;
   return {

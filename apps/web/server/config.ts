@@ -6,6 +6,8 @@ import { pickMcpEnv } from "./mcp/server-command.js";
 
 /** The web server's settings, parsed once at start. */
 export interface WebConfig {
+  /** `NODE_ENV=development`: Next.js compiles pages on demand and serves HMR. */
+  readonly dev: boolean;
   readonly projectRoot: string;
   readonly generatedAssets: string;
   readonly host: string;
@@ -60,6 +62,7 @@ const envSchema = z.object({
   MCP_HTTP_HOST: z.string().min(1).default("127.0.0.1"),
   MCP_HTTP_PORT: z.union([z.literal("off"), z.coerce.number().int().min(0).max(65_535)]).default(3001),
   MCP_HTTP_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  NODE_ENV: z.string().optional(),
 });
 
 /** The only reader of `process.env` in apps/web/server. Throws with every invalid variable named. */
@@ -83,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     if (value !== undefined) modelEnv[key] = value;
   }
   return Object.freeze({
+    dev: e.NODE_ENV === "development",
     projectRoot: path.resolve(cwd, e.PROJECT_ROOT ?? path.join(repo, "project_root")),
     generatedAssets: path.resolve(cwd, e.GENERATED_ASSETS ?? path.join(repo, "generated_assets")),
     host: e.HOST,

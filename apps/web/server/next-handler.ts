@@ -1,6 +1,8 @@
 import { createRequire } from "node:module";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import path from "node:path";
 import type { Duplex } from "node:stream";
+import { fileURLToPath } from "node:url";
 
 export interface NextHandler {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
@@ -38,4 +40,10 @@ export async function createNextHandler(opts: {
     upgrade: opts.dev ? app.getUpgradeHandler() : undefined,
     close: () => app.close(),
   };
+}
+
+/** apps/web, from `server/` under tsx and from `dist/server/` once built. */
+export function uiDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  return path.basename(path.dirname(here)) === "dist" ? path.resolve(here, "../..") : path.resolve(here, "..");
 }

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { watch, type FSWatcher } from "chokidar";
 import { DirHandle, isHiddenName, isInside, readdirInside, type PathPolicy, type Root } from "@textide/shared/node";
-import { FILE_CHANGE_KINDS, type FileChangedEvent, type FileChangeKind } from "./socket/events.js";
+import { FILE_CHANGE_KINDS, type FileChangedEvent, type FileChangeKind } from "@textide/shared";
 
 export interface WorkspaceWatcher {
   /** Resolves once the initial scan is done: changes after this are reported. */

@@ -1,10 +1,9 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import type { AgentEvent } from "@textide/shared";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../server/config.js";
-import { fileChangedEvent, type FileChangedEvent } from "../server/socket/events.js";
+import { fileChangedEvent, type AgentEvent, type FileChangedEvent } from "@textide/shared";
 import {
   call,
   collectAgentEvents,

@@ -1,10 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { AgentEvent } from "@textide/shared";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openFileEvent, type OpenFileEvent } from "../server/socket/events.js";
+import { openFileEvent, type AgentEvent, type OpenFileEvent } from "@textide/shared";
 import type { AgentRuntimeDeps } from "../server/runtime/agent-runtime.js";
 import {
   call,

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { io as ioClient, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fileChangedEvent, type FileChangedEvent } from "../server/socket/events.js";
+import { fileChangedEvent, type FileChangedEvent } from "@textide/shared";
 import { startAgentServer, type AgentServer } from "./agent-helpers.js";
 import { notBuiltReason, startWebProcess, type WebProcess } from "./browser-harness.js";
 import { makeWorkspace, type Workspace } from "./helpers.js";

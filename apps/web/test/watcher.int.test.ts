@@ -4,9 +4,8 @@ import { open, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ROOT } from "@textide/shared";
 import { PathPolicy, resolveRoots } from "@textide/shared/node";
-import { fileChangedEvent, type FileChangedEvent } from "../server/socket/events.js";
+import { fileChangedEvent, ROOT, type FileChangedEvent } from "@textide/shared";
 import { createWatcher } from "../server/watcher.js";
 import { connectClient, makeWorkspace, sleep, startServer, type Running, type Workspace } from "./helpers.js";
 

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { PathPolicy } from "@textide/shared/node";
 import { AppError } from "../errors.js";
-import { openFileEvent } from "../socket/events.js";
-import type { Io } from "../socket/io.js";
-import { checkBearer } from "./guard.js";
+import { openFileEvent } from "@textide/shared";
+import type { Broadcast } from "../broadcast.js";
+import { checkBearer } from "../security/request-guard.js";
 import { readJsonBody, sendJson } from "./respond.js";
 
 /**
@@ -11,7 +11,7 @@ import { readJsonBody, sendJson } from "./respond.js";
  * `open_file` to every browser and answers how many were connected.
  */
 export async function postOpenFile(
-  deps: { policy: PathPolicy; io: Io; token: string | undefined },
+  deps: { policy: PathPolicy; broadcast: Broadcast; token: string | undefined },
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
@@ -22,6 +22,6 @@ export async function postOpenFile(
   }
   const target = await deps.policy.resolveExisting(parsed.data.path);
   const event = { path: target.display, ...(parsed.data.line !== undefined ? { line: parsed.data.line } : {}) };
-  deps.io.emit("open_file", event);
-  sendJson(res, 200, { path: target.display, clients: deps.io.of("/").sockets.size });
+  const clients = deps.broadcast.openFile(event);
+  sendJson(res, 200, { path: target.display, clients });
 }

@@ -9,6 +9,7 @@ import {
 } from "@textide/shared";
 import type { Socket } from "socket.io";
 import { z } from "zod";
+import type { Broadcast } from "../broadcast.js";
 import type { Logger } from "../log.js";
 import { isRuntimeError, RuntimeError } from "../errors.js";
 import type { AgentRuntime } from "../runtime/agent-runtime.js";
@@ -24,10 +25,8 @@ function describeIssues(error: z.ZodError): string {
  * Registers `agent/run`, `agent/cancel` and `agent/approve` on every socket and broadcasts run events as
  * `agent/event`. Payloads are validated here; a bad one gets `{ok:false, error:{code:"bad_request:socket"}}`.
  */
-export function registerAgentHandlers(io: Io, runtime: AgentRuntime, log: Logger): void {
-  const broadcast = (e: AgentEvent): void => {
-    io.emit("agent/event", e);
-  };
+export function registerAgentHandlers(io: Io, runtime: AgentRuntime, broadcast: Broadcast, log: Logger): void {
+  const onEvent = (e: AgentEvent): void => broadcast.agentEvent(e);
 
   function handle<S extends z.ZodType, T>(
     socket: AgentSocket,
@@ -58,7 +57,7 @@ export function registerAgentHandlers(io: Io, runtime: AgentRuntime, log: Logger
 
   io.on("connection", (raw) => {
     const socket = raw as unknown as AgentSocket;
-    handle(socket, "agent/run", agentRunRequest, (p) => runtime.start(p, broadcast));
+    handle(socket, "agent/run", agentRunRequest, (p) => runtime.start(p, onEvent));
     handle(socket, "agent/cancel", agentCancelRequest, async ({ runId }) => {
       await Promise.resolve();
       if (!runtime.cancel(runId)) {
@@ -66,6 +65,6 @@ export function registerAgentHandlers(io: Io, runtime: AgentRuntime, log: Logger
       }
       return { runId };
     });
-    handle(socket, "agent/approve", agentApproveRequest, (p) => runtime.approve(p.threadId, p.decision, broadcast));
+    handle(socket, "agent/approve", agentApproveRequest, (p) => runtime.approve(p.threadId, p.decision, onEvent));
   });
 }

@@ -1,8 +1,8 @@
 import type { Server as HttpServer } from "node:http";
+import type { ClientToServerEvents, ServerToClientEvents } from "@textide/shared";
 import { Server } from "socket.io";
 import { isAppError } from "../errors.js";
-import { checkHostAndOrigin } from "../http/guard.js";
-import type { ClientToServerEvents, ServerToClientEvents } from "./events.js";
+import { checkHostAndOrigin } from "../security/request-guard.js";
 
 export type Io = Server<ClientToServerEvents, ServerToClientEvents>;
 

@@ -1,0 +1,85 @@
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { ROOT } from "@textide/shared";
+import { PathPolicy, resolveRoots } from "@textide/shared/node";
+import { createWebServer } from "./app.js";
+import type { WebConfig } from "./config.js";
+import type { Logger } from "./log.js";
+import { McpCallLog } from "./mcp/call-log.js";
+import { agentCallCapture } from "./mcp/child-stderr.js";
+import { describeMcpHttp, startMcpHttpChild } from "./mcp/http-child.js";
+import { createNextHandler, uiDir } from "./next-handler.js";
+import { createAgentRuntime } from "./runtime/agent-runtime.js";
+
+export interface Textide {
+  close(): Promise<void>;
+}
+
+/**
+ * `npm start`: the UI, the REST API and sockets on one port, the agent over its own bundled MCP server,
+ * and that MCP server over Streamable HTTP for external clients. `print` gets the lines meant for people.
+ */
+export async function startTextide(config: WebConfig, log: Logger, print: (text: string) => void): Promise<Textide> {
+  const roots = await resolveRoots([
+    { name: ROOT.project, path: config.projectRoot, writable: true },
+    { name: ROOT.assets, path: config.generatedAssets, writable: true },
+  ]);
+  const ui = await createNextHandler({ dev: config.dev, dir: uiDir(), hostname: config.host, port: config.port });
+  const listening: { url?: string } = {};
+  const calls = new McpCallLog();
+  const auditLog = path.join(config.dataDir, "exec-audit.jsonl");
+  const runtime = createAgentRuntime({
+    projectRoot: config.projectRoot,
+    generatedAssets: config.generatedAssets,
+    dataDir: config.dataDir,
+    mcpServerBin: config.mcpServerBin,
+    // system_open_file in the bundled MCP server calls back into this server.
+    ideUrl: () => listening.url,
+    ideToken: config.ideToken,
+    mcpEnv: config.mcpEnv,
+    ...agentCallCapture(calls, log, config.mcpLogLevel),
+    toolTimeoutMs: config.toolTimeoutMs,
+    modelEnv: config.modelEnv,
+    approveTools: config.approveTools,
+    log,
+  });
+  const app = createWebServer({ config, policy: new PathPolicy(roots), log, runtime, calls, ui });
+  await new Promise<void>((resolve, reject) => {
+    app.server.once("error", reject);
+    app.server.listen(config.port, config.host, () => resolve());
+  });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+  const loopback = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : host;
+  listening.url = `http://${loopback}:${port}`;
+  print(`textide web server listening on http://${host}:${port} · model: ${runtime.model.label}`);
+
+  const mcpHttp =
+    config.mcpHttp &&
+    startMcpHttpChild({
+      bin: config.mcpServerBin,
+      projectRoot: config.projectRoot,
+      generatedAssets: config.generatedAssets,
+      auditLog,
+      host: config.mcpHttp.host,
+      port: config.mcpHttp.port,
+      token: config.mcpHttp.token ?? randomBytes(24).toString("base64url"),
+      ideUrl: listening.url,
+      ideToken: config.ideToken,
+      env: config.mcpEnv,
+      logLevel: config.mcpLogLevel,
+      calls,
+      log,
+    });
+  if (mcpHttp) {
+    const generated = config.mcpHttp?.token === undefined;
+    void mcpHttp.ready.then((url) => print(describeMcpHttp(url, mcpHttp.token, generated)));
+  } else print("MCP server over Streamable HTTP: off (MCP_HTTP_PORT=off)");
+
+  return {
+    async close() {
+      await Promise.all([app.close(), ui.close(), mcpHttp?.close()]);
+    },
+  };
+}
