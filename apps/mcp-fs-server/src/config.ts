@@ -18,7 +18,8 @@ const USAGE = `Usage: mcp-fs-server --root DIR --assets DIR [--http] [--port N] 
   --audit-log FILE  exec_run_js audit log (JSONL, outside the roots)  env EXEC_AUDIT_LOG
   --exec-sandbox M  auto | bwrap | none (default auto)  env EXEC_SANDBOX
   --exec-runners N  exec_run_js runs side by side (default: cores, 2..4)  env EXEC_RUNNERS
-  --no-exec         leave exec_run_js out
+  --no-exec         leave exec_run_js and exec_run_python out
+                    (env EXEC_TIMEOUT_SEC / PY_EXEC_TIMEOUT_SEC: default time limits)
   --log-level L     pino level (default info)            env LOG_LEVEL`;
 
 const schema = z.object({
@@ -45,6 +46,13 @@ const schema = z.object({
         .number()
         .positive()
         .max(EXEC_LIMITS.maxTimeoutMs / 1000, `EXEC_TIMEOUT_SEC must be at most ${EXEC_LIMITS.maxTimeoutMs / 1000}`)
+        .transform((sec) => Math.round(sec * 1000))
+        .optional(),
+      // PY_EXEC_TIMEOUT_SEC: the same, for exec_run_python.
+      pythonTimeoutMs: z.coerce
+        .number()
+        .positive()
+        .max(EXEC_LIMITS.maxTimeoutMs / 1000, `PY_EXEC_TIMEOUT_SEC must be at most ${EXEC_LIMITS.maxTimeoutMs / 1000}`)
         .transform((sec) => Math.round(sec * 1000))
         .optional(),
     }),
@@ -107,6 +115,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
           sandbox: values["exec-sandbox"] ?? env.EXEC_SANDBOX ?? "auto",
           runners: values["exec-runners"] ?? (env.EXEC_RUNNERS || undefined),
           defaultTimeoutMs: env.EXEC_TIMEOUT_SEC || undefined,
+          pythonTimeoutMs: env.PY_EXEC_TIMEOUT_SEC || undefined,
         },
   });
   if (!parsed.success) {

@@ -11,6 +11,7 @@ export async function main(): Promise<void> {
       { sandbox: fs.ctx.exec.pool.sandbox, runners: fs.ctx.exec.pool.size, auditLog: fs.ctx.exec.audit.file },
       "exec_run_js enabled",
     );
+  if (fs.ctx.python) fs.ctx.log.info({ sandboxes: fs.ctx.python.pool.size }, "exec_run_python enabled");
   if (config.transport === "stdio") {
     runStdio(fs);
     return;

@@ -5,11 +5,15 @@ import { AuditLog } from "./exec/audit.js";
 import { EXEC_LIMITS } from "./exec/limits.js";
 import { ExecPool } from "./exec/pool.js";
 import type { SandboxMode } from "./exec/sandbox-command.js";
+import { PY_LIMITS } from "./exec-python/limits.js";
+import { PythonPool } from "./exec-python/pool.js";
+import { pythonUnavailable } from "./exec-python/sandbox-command.js";
 import { createLogger, type Logger } from "./log.js";
 import { registerPrompts } from "./prompts/index.js";
 import { registerRootResources } from "./resources/roots.js";
 import type { ToolContext } from "./tools/context.js";
 import { registerRunJs } from "./tools/exec/run-js.js";
+import { registerRunPython } from "./tools/exec/run-python.js";
 import { registerTools } from "./tools/index.js";
 import { createIdeClient, type IdeClient } from "./tools/system/ide-client.js";
 
@@ -29,7 +33,18 @@ export interface FsServerOptions {
   log?: Logger;
   ide?: IdeClient;
   /** Sandboxed JavaScript (exec_run_js); omit or pass false to leave the tool out. */
-  exec?: { auditLog: string; sandbox: SandboxMode; defaultTimeoutMs?: number; runners?: number | undefined } | false;
+  exec?:
+    | {
+        auditLog: string;
+        sandbox: SandboxMode;
+        defaultTimeoutMs?: number;
+        runners?: number | undefined;
+        /** exec_run_python's default time limit (PY_EXEC_TIMEOUT_SEC). */
+        pythonTimeoutMs?: number | undefined;
+        /** Warm Python sandboxes side by side (default 2). */
+        pythonZygotes?: number;
+      }
+    | false;
 }
 
 /** A configured server: `factory` makes one McpServer per connection (stdio) or request (HTTP). */
@@ -62,6 +77,7 @@ export async function createFsServer(opts: FsServerOptions): Promise<FsServer> {
       }
     : undefined;
   exec?.pool.warm();
+  const python = exec && opts.exec ? startPython(opts.exec, policy, exec.audit, log) : undefined;
   // Temp files and locks of writes cut short by a kill; in the background, the handshake does not wait.
   void removeStaleTemps(roots).then(
     (count) => count > 0 && log.info({ count }, "removed files left by interrupted writes"),
@@ -72,6 +88,7 @@ export async function createFsServer(opts: FsServerOptions): Promise<FsServer> {
     log,
     ide: opts.ide ?? createIdeClient(opts.ideUrl, opts.ideToken),
     ...(exec ? { exec } : {}),
+    ...(python ? { python } : {}),
   };
   const factory: McpServerFactory = () => {
     const server = new McpServer(SERVER_INFO, {
@@ -87,9 +104,39 @@ export async function createFsServer(opts: FsServerOptions): Promise<FsServer> {
     });
     registerTools(server, ctx);
     if (exec) registerRunJs(server, { ...ctx, exec });
+    if (python) registerRunPython(server, { ...ctx, python });
     registerRootResources(server, ctx.policy);
     registerPrompts(server, ctx);
     return server;
   };
-  return { factory, ctx, close: async () => exec?.pool.close() };
+  return {
+    factory,
+    ctx,
+    close: async () => {
+      await Promise.all([exec?.pool.close(), python?.pool.close()]);
+    },
+  };
+}
+
+/**
+ * exec_run_python when python3, its data modules and bubblewrap all work here (checked once, inside
+ * the sandbox itself); otherwise the tool is left out and one log line says why. There is no
+ * unsandboxed fallback, whatever EXEC_SANDBOX says.
+ */
+function startPython(
+  opts: { sandbox: SandboxMode; pythonTimeoutMs?: number | undefined; pythonZygotes?: number },
+  policy: PathPolicy,
+  audit: AuditLog,
+  log: Logger,
+): ToolContext["python"] {
+  const roots = { projectRoot: policy.project.real, assetsRoot: policy.root(ROOT.assets).real };
+  const why =
+    opts.sandbox === "none" ? "EXEC_SANDBOX=none, and Python never runs unsandboxed" : pythonUnavailable(roots);
+  if (why) {
+    log.warn(`exec_run_python is off: ${why}.`);
+    return undefined;
+  }
+  const pool = new PythonPool({ ...roots, policy, log, size: opts.pythonZygotes });
+  pool.warm();
+  return { pool, audit, defaultTimeoutMs: opts.pythonTimeoutMs ?? PY_LIMITS.defaultTimeoutMs };
 }

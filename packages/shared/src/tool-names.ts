@@ -13,6 +13,7 @@ export const TOOL = {
   moveFile: "fs_move_file",
   openFile: "system_open_file",
   runJs: "exec_run_js",
+  runPython: "exec_run_python",
 } as const;
 
 export type ToolName = (typeof TOOL)[keyof typeof TOOL];

@@ -268,6 +268,31 @@ export const runJsOutput = z.object({
   queueMs: z.number().nonnegative().describe("Time the run waited for a free sandbox before it started, in ms."),
 });
 
+// ---- exec_run_python
+export const runPythonInput = z.object({
+  code: z
+    .string()
+    .min(1)
+    .max(200_000)
+    .describe("A Python script; the value of a final expression statement becomes `result`."),
+  timeoutMs: z
+    .number()
+    .int()
+    .min(100)
+    .max(30_000)
+    .optional()
+    .describe("Wall-clock limit in ms (default 5000 unless the server sets PY_EXEC_TIMEOUT_SEC; max 30000)."),
+  memoryMb: z
+    .number()
+    .int()
+    .min(32)
+    .max(1024)
+    .default(512)
+    .describe("Memory the code may allocate beyond the pre-loaded libraries, in MB (default 512)."),
+});
+/** Same shape as exec_run_js's result. */
+export const runPythonOutput = runJsOutput;
+
 export type ListDirectoryInput = z.infer<typeof listDirectoryInput>;
 export type ListDirectoryOutput = z.infer<typeof listDirectoryOutput>;
 export type DirectoryEntry = z.infer<typeof directoryEntry>;
@@ -291,4 +316,6 @@ export type OpenFileOutput = z.infer<typeof openFileOutput>;
 export type EntryType = z.infer<typeof entryType>;
 export type RunJsInput = z.infer<typeof runJsInput>;
 export type RunJsOutput = z.infer<typeof runJsOutput>;
+export type RunPythonInput = z.infer<typeof runPythonInput>;
+export type RunPythonOutput = z.infer<typeof runPythonOutput>;
 export type ExecErrorKind = (typeof EXEC_ERROR_KINDS)[number];

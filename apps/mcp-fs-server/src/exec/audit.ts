@@ -8,14 +8,16 @@ export interface AuditEntry {
   correlationId: string;
   /** Whose turn it was (session or connection id); logged as a short hash, never as is. */
   caller?: string;
+  /** The language of `code`; absent means JavaScript (exec_run_js). */
+  language?: "javascript" | "python";
   code: string;
   timeoutMs: number;
   memoryMb: number;
   sandbox: string;
-  outcome: RunOutcome & { queueMs: number };
+  outcome: Omit<RunOutcome, "timings"> & { queueMs: number; timings: Record<string, number> };
 }
 
-/** Appends one JSON line per exec_run_js call. Refuses a location inside the roots. */
+/** Appends one JSON line per exec_run_js or exec_run_python call. Refuses a location inside the roots. */
 export class AuditLog {
   private ready: Promise<unknown>;
 
@@ -40,6 +42,7 @@ export class AuditLog {
     const line = {
       time: new Date().toISOString(),
       correlationId: e.correlationId,
+      language: e.language ?? "javascript",
       ...(e.caller !== undefined ? { caller: createHash("sha256").update(e.caller).digest("hex").slice(0, 12) } : {}),
       codeSha256: createHash("sha256").update(e.code).digest("hex"),
       codePreview: e.code.length > 300 ? `${e.code.slice(0, 300)}…` : e.code,

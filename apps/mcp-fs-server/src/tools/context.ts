@@ -1,6 +1,7 @@
 import type { PathPolicy } from "@textide/shared/node";
 import type { AuditLog } from "../exec/audit.js";
 import type { ExecPool } from "../exec/pool.js";
+import type { PythonPool } from "../exec-python/pool.js";
 import type { Logger } from "../log.js";
 import type { IdeClient } from "./system/ide-client.js";
 
@@ -11,4 +12,6 @@ export interface ToolContext {
   ide: IdeClient;
   /** The sandbox runner pool and its audit log; absent when exec is disabled. */
   exec?: { pool: ExecPool; audit: AuditLog; defaultTimeoutMs: number };
+  /** The warm Python sandboxes; absent when exec is disabled or Python cannot run sandboxed here. */
+  python?: { pool: PythonPool; audit: AuditLog; defaultTimeoutMs: number };
 }

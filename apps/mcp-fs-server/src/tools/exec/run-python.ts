@@ -1,0 +1,103 @@
+import { randomUUID } from "node:crypto";
+import type { McpServer } from "@modelcontextprotocol/server";
+import { runPythonInput, runPythonOutput, TOOL, type RunPythonOutput } from "@textide/shared";
+import type { AuditLog } from "../../exec/audit.js";
+import { PY_LIMITS } from "../../exec-python/limits.js";
+import type { PythonPool } from "../../exec-python/pool.js";
+import type { ToolContext } from "../context.js";
+import { formatBytes } from "../fs/format.js";
+import { defineTool } from "../result.js";
+
+const DESCRIPTION = `Run Python 3 in a secure sandbox to analyse and chart the workspace's data with pandas, numpy and matplotlib, like a notebook cell. \
+Prefer it for pandas-style work (group by, pivot, merge, statistics) and for matplotlib charts; exec_run_js is the lighter choice for small JSON transforms and Vega-Lite charts. \
+Installed: pandas, numpy, matplotlib (Agg backend, no display), openpyxl (for .xlsx); pd, np and plt are already imported. No pip, no network, no other modules beyond the standard library. \
+The working directory is the workspace: read project files by their workspace path ("data/planets.xlsx", read-only) and write files only under "generated_assets/" (the one writable folder, ${PY_LIMITS.maxFileMb} MB per file). \
+Every file written there is listed in outputs and opens for the user; PNG/SVG charts also come back as images. print() goes to logs (${PY_LIMITS.maxLogBytes / 1024} KB); the value of a final expression statement is the result (JSON where possible, else its repr; ≤ ${PY_LIMITS.maxResultBytes / 1024} KB). \
+Each call starts fresh: no variables or files in /tmp survive between calls. \
+Example — pie chart of the five largest planets:
+df = pd.read_excel("data/planets.xlsx")
+top = df.nlargest(5, "Diameter (km)")
+fig, ax = plt.subplots(figsize=(6, 6))
+ax.pie(top["Diameter (km)"], labels=top["Planet"], autopct="%1.0f%%")
+ax.set_title("Largest planets by diameter")
+fig.savefig("generated_assets/largest-planets-pie.png", dpi=100, bbox_inches="tight")
+top["Planet"].tolist()
+Look at a table's columns first (df.columns.tolist(), df.head()) when you do not know them; use fs_search_files to find files. \
+Limits: timeoutMs default ${PY_LIMITS.defaultTimeoutMs} (max ${PY_LIMITS.maxTimeoutMs}), memoryMb ${PY_LIMITS.defaultMemoryMb} (max ${PY_LIMITS.maxMemoryMb}), 64 processes, 256 open files. \
+A failed run returns error.kind (syntax; runtime: an exception, with the traceback of your code; timeout; memory: MemoryError or killed; policy: a path outside the sandbox; limit: a file or the result too large) with the line of your code.`;
+
+export function registerRunPython(
+  server: McpServer,
+  ctx: ToolContext & { python: { pool: PythonPool; audit: AuditLog; defaultTimeoutMs: number } },
+): void {
+  // One per McpServer (a stdio connection or an HTTP session): the caller whose runs take turns.
+  const connection = randomUUID();
+  defineTool(
+    server,
+    ctx,
+    TOOL.runPython,
+    {
+      title: "Run Python (sandboxed)",
+      description: DESCRIPTION,
+      input: runPythonInput,
+      output: runPythonOutput,
+      // Writes only under generated_assets; the project is read-only to it.
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+    },
+    async (args, req, correlationId) => {
+      const timeoutMs = args.timeoutMs ?? ctx.python.defaultTimeoutMs;
+      const caller = req.sessionId ? `session:${req.sessionId}` : `connection:${connection}`;
+      const outcome = await ctx.python.pool.run(
+        { code: args.code, timeoutMs, memoryMb: args.memoryMb },
+        req.mcpReq.signal,
+        caller,
+      );
+      await ctx.python.audit
+        .append({
+          correlationId,
+          caller,
+          language: "python",
+          code: args.code,
+          timeoutMs,
+          memoryMb: args.memoryMb,
+          sandbox: "bubblewrap",
+          outcome,
+        })
+        .catch((err: unknown) => ctx.log.error({ err, correlationId }, "exec audit log write failed"));
+      const structured: RunPythonOutput = {
+        ok: outcome.ok,
+        ...(outcome.resultJson !== undefined ? { result: JSON.parse(outcome.resultJson) as unknown } : {}),
+        logs: outcome.logs,
+        logsTruncated: outcome.logsTruncated,
+        outputs: outcome.outputs.map(({ path, bytes, mime }) => ({ path, bytes, mime })),
+        ...(outcome.error ? { error: outcome.error } : {}),
+        durationMs: outcome.durationMs,
+        queueMs: Math.round(outcome.queueMs * 100) / 100,
+      };
+      return {
+        structured,
+        text: describe(structured, outcome.resultJson),
+        extra: outcome.images.map((img) => ({ type: "image" as const, ...img })),
+        isError: !outcome.ok,
+      };
+    },
+  );
+}
+
+function describe(r: RunPythonOutput, resultJson: string | undefined): string {
+  const parts: string[] = [];
+  if (r.error) {
+    parts.push(
+      `${r.error.kind} error${r.error.line !== undefined ? ` at line ${r.error.line}` : ""}: ${r.error.message}`,
+    );
+  } else {
+    parts.push(resultJson === undefined ? "Ran without a final value." : `Result: ${resultJson}`);
+  }
+  if (r.outputs.length > 0)
+    parts.push(`Files written:\n${r.outputs.map((o) => `- ${o.path} (${formatBytes(o.bytes)})`).join("\n")}`);
+  if (r.logs) parts.push(`Logs${r.logsTruncated ? " (truncated)" : ""}:\n${r.logs.trimEnd()}`);
+  parts.push(
+    `(${Math.round(r.durationMs)} ms${r.queueMs >= 100 ? `, after ${Math.round(r.queueMs)} ms waiting for a free sandbox` : ""})`,
+  );
+  return parts.join("\n\n");
+}
