@@ -20,6 +20,8 @@ const USAGE = `Usage: mcp-fs-server --root DIR --assets DIR [--http] [--port N] 
   --exec-runners N  exec_run_js runs side by side (default: cores, 2..4)  env EXEC_RUNNERS
   --no-exec         leave exec_run_js and exec_run_python out
                     (env EXEC_TIMEOUT_SEC / PY_EXEC_TIMEOUT_SEC: default time limits)
+  --no-sql          leave sql_query out (its workers use --exec-sandbox)
+  SQL_TIMEOUT_SEC   sql_query statement timeout (default 30, max 120)
   --log-level L     pino level (default info)            env LOG_LEVEL`;
 
 const schema = z.object({
@@ -57,6 +59,18 @@ const schema = z.object({
         .optional(),
     }),
   ]),
+  sql: z.union([
+    z.literal(false),
+    z.object({
+      sandbox: z.enum(["auto", "bwrap", "none"]),
+      timeoutMs: z.coerce
+        .number()
+        .positive()
+        .max(120, "SQL_TIMEOUT_SEC must be at most 120")
+        .transform((sec) => Math.round(sec * 1000))
+        .optional(),
+    }),
+  ]),
 });
 
 /** Everything the server needs, parsed once from flags and env at start. */
@@ -87,6 +101,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
         "exec-sandbox": { type: "string" },
         "exec-runners": { type: "string" },
         "no-exec": { type: "boolean", default: false },
+        "no-sql": { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -117,6 +132,9 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
           defaultTimeoutMs: env.EXEC_TIMEOUT_SEC || undefined,
           pythonTimeoutMs: env.PY_EXEC_TIMEOUT_SEC || undefined,
         },
+    sql: values["no-sql"]
+      ? false
+      : { sandbox: values["exec-sandbox"] ?? env.EXEC_SANDBOX ?? "auto", timeoutMs: env.SQL_TIMEOUT_SEC || undefined },
   });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");

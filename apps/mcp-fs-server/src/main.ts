@@ -12,6 +12,10 @@ export async function main(): Promise<void> {
       "exec_run_js enabled",
     );
   if (fs.ctx.python) fs.ctx.log.info({ sandboxes: fs.ctx.python.pool.size }, "exec_run_python enabled");
+  if (fs.ctx.sql) {
+    fs.ctx.sql.pool.warm();
+    fs.ctx.log.info({ sandbox: fs.ctx.sql.pool.sandbox, timeoutMs: fs.ctx.sql.timeoutMs }, "sql_query enabled");
+  }
   if (config.transport === "stdio") {
     runStdio(fs);
     return;

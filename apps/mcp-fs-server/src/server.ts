@@ -9,6 +9,8 @@ import { PY_LIMITS } from "./exec-python/limits.js";
 import { PythonPool } from "./exec-python/pool.js";
 import { pythonUnavailable } from "./exec-python/sandbox-command.js";
 import { createLogger, type Logger } from "./log.js";
+import { SQL_LIMITS } from "./sql/limits.js";
+import { createSqlPool } from "./sql/pool.js";
 import { registerPrompts } from "./prompts/index.js";
 import { registerRootResources } from "./resources/roots.js";
 import type { ToolContext } from "./tools/context.js";
@@ -45,6 +47,8 @@ export interface FsServerOptions {
         pythonZygotes?: number;
       }
     | false;
+  /** DuckDB SQL (sql_query); pass false to leave it out. By default on whenever exec is, in the same sandbox mode. */
+  sql?: { sandbox: SandboxMode; timeoutMs?: number | undefined } | false;
 }
 
 /** A configured server: `factory` makes one McpServer per connection (stdio) or request (HTTP). */
@@ -78,6 +82,19 @@ export async function createFsServer(opts: FsServerOptions): Promise<FsServer> {
     : undefined;
   exec?.pool.warm();
   const python = exec && opts.exec ? startPython(opts.exec, policy, exec.audit, log) : undefined;
+  const sqlOpts = opts.sql ?? (opts.exec ? { sandbox: opts.exec.sandbox } : false);
+  // Started at the first call (or by main at start-up): tests that never query pay nothing for it.
+  const sql = sqlOpts
+    ? {
+        timeoutMs: sqlOpts.timeoutMs ?? SQL_LIMITS.defaultTimeoutMs,
+        pool: createSqlPool({
+          projectRoot: policy.project.real,
+          assetsRoot: policy.root(ROOT.assets).real,
+          sandbox: sqlOpts.sandbox,
+          log,
+        }),
+      }
+    : undefined;
   // Temp files and locks of writes cut short by a kill; in the background, the handshake does not wait.
   void removeStaleTemps(roots).then(
     (count) => count > 0 && log.info({ count }, "removed files left by interrupted writes"),
@@ -89,6 +106,7 @@ export async function createFsServer(opts: FsServerOptions): Promise<FsServer> {
     ide: opts.ide ?? createIdeClient(opts.ideUrl, opts.ideToken),
     ...(exec ? { exec } : {}),
     ...(python ? { python } : {}),
+    ...(sql ? { sql } : {}),
   };
   const factory: McpServerFactory = () => {
     const server = new McpServer(SERVER_INFO, {
@@ -113,7 +131,7 @@ export async function createFsServer(opts: FsServerOptions): Promise<FsServer> {
     factory,
     ctx,
     close: async () => {
-      await Promise.all([exec?.pool.close(), python?.pool.close()]);
+      await Promise.all([exec?.pool.close(), python?.pool.close(), sql?.pool.close()]);
     },
   };
 }

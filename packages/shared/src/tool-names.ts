@@ -14,6 +14,7 @@ export const TOOL = {
   openFile: "system_open_file",
   runJs: "exec_run_js",
   runPython: "exec_run_python",
+  sqlQuery: "sql_query",
 } as const;
 
 export type ToolName = (typeof TOOL)[keyof typeof TOOL];

@@ -268,6 +268,45 @@ export const runJsOutput = z.object({
   queueMs: z.number().nonnegative().describe("Time the run waited for a free sandbox before it started, in ms."),
 });
 
+// ---- sql_query
+export const SQL_MAX_ROWS = 10_000;
+export const SQL_DEFAULT_ROWS = 200;
+export const sqlQueryInput = z.object({
+  sql: z
+    .string()
+    .min(1)
+    .max(100_000)
+    .describe("DuckDB SQL; workspace files are tables named by their path in single quotes: `FROM 'data/x.csv'`."),
+  maxRows: z
+    .number()
+    .int()
+    .min(1)
+    .max(SQL_MAX_ROWS)
+    .default(SQL_DEFAULT_ROWS)
+    .describe(`Most rows to return (default ${SQL_DEFAULT_ROWS}, max ${SQL_MAX_ROWS}); \`truncated\` says when there were more.`),
+});
+
+/**
+ * One result cell as JSON: numbers (integers beyond ±2^53 as strings; DECIMAL as numbers), strings,
+ * booleans, null, dates and timestamps as ISO 8601 strings, lists as arrays, structs and maps as objects.
+ */
+const sqlCell = z.unknown().meta({ type: ["string", "number", "boolean", "null", "array", "object"] });
+
+export const sqlQueryOutput = z.object({
+  columns: z.array(z.object({ name: z.string(), type: z.string().describe("DuckDB type, e.g. BIGINT, VARCHAR, DATE.") })),
+  rows: z.array(z.array(sqlCell)).describe("Rows as arrays aligned with `columns`."),
+  rowCount: z.number().int().nonnegative().describe("Rows in `rows`."),
+  truncated: z.boolean().describe("The result had more rows than `rows` holds (maxRows or the reply size cap)."),
+  durationMs: z.number(),
+  outputs: z
+    .array(z.object({ path: z.string(), bytes: z.number(), mime: z.string() }))
+    .describe("Files written by COPY … TO 'generated_assets/…'."),
+  error: z
+    .object({ kind: z.enum(EXEC_ERROR_KINDS), message: z.string() })
+    .optional()
+    .describe("Why the query failed (the result is then an error and columns/rows are empty)."),
+});
+
 // ---- exec_run_python
 export const runPythonInput = z.object({
   code: z
@@ -319,3 +358,5 @@ export type RunJsOutput = z.infer<typeof runJsOutput>;
 export type RunPythonInput = z.infer<typeof runPythonInput>;
 export type RunPythonOutput = z.infer<typeof runPythonOutput>;
 export type ExecErrorKind = (typeof EXEC_ERROR_KINDS)[number];
+export type SqlQueryInput = z.infer<typeof sqlQueryInput>;
+export type SqlQueryOutput = z.infer<typeof sqlQueryOutput>;

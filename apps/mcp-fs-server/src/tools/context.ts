@@ -14,4 +14,6 @@ export interface ToolContext {
   exec?: { pool: ExecPool; audit: AuditLog; defaultTimeoutMs: number };
   /** The warm Python sandboxes; absent when exec is disabled or Python cannot run sandboxed here. */
   python?: { pool: PythonPool; audit: AuditLog; defaultTimeoutMs: number };
+  /** sql_query's DuckDB workers and its statement timeout; absent when the tool is left out. */
+  sql?: { pool: ExecPool; timeoutMs: number };
 }

@@ -8,6 +8,7 @@ import { registerMoveFile } from "./fs/move-file.js";
 import { registerReadFile } from "./fs/read-file.js";
 import { registerSearchFiles } from "./fs/search-files.js";
 import { registerWriteFile } from "./fs/write-file.js";
+import { registerSqlQuery } from "./sql/query.js";
 import { registerOpenFile } from "./system/open-file.js";
 
 /** The only list of the server's tools. */
@@ -21,4 +22,5 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
   registerCreateDirectory(server, ctx);
   registerMoveFile(server, ctx);
   registerOpenFile(server, ctx);
+  if (ctx.sql) registerSqlQuery(server, { ...ctx, sql: ctx.sql });
 }

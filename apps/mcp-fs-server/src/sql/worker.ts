@@ -1,0 +1,52 @@
+// The SQL worker: a child process (under bubblewrap when available) that runs one sql_query at a
+// time, each in a fresh in-memory DuckDB database. Spawned and supervised by the exec pool
+// (pool.ts: warm start, hard kill at the deadline, respawn after a crash); never imported by it.
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { ROOT } from "@textide/shared";
+import { PathPolicy, resolveRoots } from "@textide/shared/node";
+import type { RunnerMessage, RunRequest } from "../exec/protocol.js";
+import { runSql, type SqlJob } from "./engine.js";
+import { Staging } from "./staging.js";
+
+const send = (m: RunnerMessage) => process.send?.(m);
+
+async function start(): Promise<void> {
+  const { values } = parseArgs({ options: { project: { type: "string" }, assets: { type: "string" } } });
+  if (!values.project || !values.assets || !process.send)
+    throw new Error("sql worker: --project, --assets and an IPC channel are required");
+  // Queries read both roots and write only generated_assets.
+  const roots = await resolveRoots([
+    { name: ROOT.project, path: values.project, writable: false },
+    { name: ROOT.assets, path: values.assets, writable: true },
+  ]);
+  const policy = new PathPolicy(roots);
+  // Under bubblewrap /tmp is a private tmpfs; without it, a private folder removed at exit.
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "textide-sql-"));
+  process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
+  // Relative paths DuckDB was not given by us resolve inside the scratch folder, never elsewhere.
+  process.chdir(scratch);
+  const staging = new Staging(policy, scratch);
+  const t0 = performance.now();
+  // Loads the native library once, so the first query does not pay for it.
+  (await DuckDBInstance.create(":memory:")).closeSync();
+  send({ type: "ready", warmupMs: Math.round(performance.now() - t0) });
+
+  process.on("message", (msg: RunRequest) => {
+    if (msg?.type !== "run") return;
+    void runSql(JSON.parse(msg.code) as SqlJob, msg, { policy, staging }).then(({ outcome, recycle }) =>
+      send({ type: "result", id: msg.id, outcome, recycle }),
+    );
+  });
+  process.on("disconnect", () => process.exit(0));
+  process.on("SIGTERM", () => process.exit(0)); // runs the exit handler that removes the scratch folder
+  process.on("unhandledRejection", (err) => process.stderr.write(`sql worker: unhandled rejection: ${String(err)}\n`));
+}
+
+start().catch((err: unknown) => {
+  send({ type: "fatal", message: (err as Error).message });
+  process.exit(1);
+});

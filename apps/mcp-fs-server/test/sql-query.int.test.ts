@@ -1,0 +1,232 @@
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readXlsx } from "@textide/shared/node";
+import { sqlQueryOutput, TOOL, type SqlQueryOutput } from "@textide/shared";
+import { connectInMemory, textOf, type Connected } from "./helpers/connect.js";
+
+// Generated data: every expected number below is computed from these rows in the test itself.
+const PEOPLE = [
+  { name: "Ada", city: "London", age: 36, score: 9.5 },
+  { name: "Grace", city: "New York", age: 85, score: 8.25 },
+  { name: "Alan", city: "London", age: 41, score: 7 },
+  { name: "Edsger", city: "Amsterdam", age: 72, score: 8 },
+  { name: "Barbara", city: "New York", age: 51, score: 9 },
+];
+const header = "name,city,age,score";
+const csv = [header, ...PEOPLE.map((p) => `${p.name},${p.city},${p.age},${p.score}`)].join("\n") + "\n";
+const tsv = csv.replaceAll(",", "\t");
+const BIG_ROWS = 12_345;
+const big = ["id,grp,v", ...Array.from({ length: BIG_ROWS }, (_, i) => `${i},g${i % 7},${(i * 37) % 101}`)].join("\n");
+
+let c: Connected;
+beforeAll(async () => {
+  c = await connectInMemory({
+    files: {
+      "gen/people.csv": csv,
+      "gen/people.tsv": tsv,
+      "gen/people.json": JSON.stringify(PEOPLE),
+      "gen/people.jsonl": PEOPLE.map((p) => JSON.stringify(p)).join("\n"),
+      "gen/people.ndjson": PEOPLE.map((p) => JSON.stringify(p)).join("\n"),
+      "gen/big.csv": big,
+      "gen/with space's.csv": csv,
+    },
+  });
+}, 60_000);
+afterAll(() => c.close());
+
+type Sql = SqlQueryOutput & { isError: boolean; text: string };
+
+async function sql(query: string, maxRows?: number): Promise<Sql> {
+  const r = await c.call(TOOL.sqlQuery, { sql: query, ...(maxRows === undefined ? {} : { maxRows }) });
+  return { ...sqlQueryOutput.parse(r.structuredContent), isError: r.isError === true, text: textOf(r) };
+}
+
+function byCity(): Map<string, { n: number; age: number }> {
+  const m = new Map<string, { n: number; age: number }>();
+  for (const p of PEOPLE) {
+    const e = m.get(p.city) ?? { n: 0, age: 0 };
+    m.set(p.city, { n: e.n + 1, age: e.age + p.age });
+  }
+  return m;
+}
+
+describe("sql_query reads each file type by its workspace path", () => {
+  for (const ext of ["csv", "tsv", "json", "jsonl", "ndjson"]) {
+    it(`groups .${ext}`, async () => {
+      const r = await sql(
+        `SELECT city, count(*) AS n, sum(age) AS age FROM 'gen/people.${ext}' GROUP BY city ORDER BY city`,
+      );
+      expect(r.isError).toBe(false);
+      expect(r.columns.map((col) => col.name)).toEqual(["city", "n", "age"]);
+      const expected = [...byCity()].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, v.n, v.age]);
+      expect(r.rows).toEqual(expected);
+      expect(r.rowCount).toBe(expected.length);
+      expect(r.truncated).toBe(false);
+    });
+  }
+
+  it("reads .parquet (written by COPY, then read back) and functions that take a path", async () => {
+    const w = await sql(`COPY (SELECT * FROM 'gen/people.csv') TO 'generated_assets/people.parquet'`);
+    expect(w.isError).toBe(false);
+    const r = await sql(`SELECT avg(score) AS s FROM read_parquet('generated_assets/people.parquet')`);
+    expect(r.rows[0]![0]).toBeCloseTo(PEOPLE.reduce((s, p) => s + p.score, 0) / PEOPLE.length, 10);
+    const d = await sql(`SELECT count(*) FROM read_csv('gen/people.tsv', delim='\t', header=true) WHERE age > 50`);
+    expect(d.rows).toEqual([[PEOPLE.filter((p) => p.age > 50).length]]);
+  });
+
+  it("quotes paths with a single quote in them the SQL way", async () => {
+    const r = await sql(`SELECT count(*) FROM 'gen/with space''s.csv'`);
+    expect(r.rows).toEqual([[PEOPLE.length]]);
+  });
+
+  it("reads .xlsx through the same reader as readTable: the same cells, first sheet by default", async () => {
+    const bytes = await readFile(path.join(c.ws.project, "data/planets.xlsx"));
+    const first = await readXlsx(bytes);
+    const r = await sql(`SELECT * FROM 'data/planets.xlsx'`);
+    expect(r.isError).toBe(false);
+    expect(r.columns.map((col) => col.name)).toEqual(first.columns);
+    expect(r.rows).toEqual(first.rows);
+  });
+
+  it("names another sheet after '#', by name (any case) or number", async () => {
+    const bytes = await readFile(path.join(c.ws.project, "data/planets.xlsx"));
+    const second = await readXlsx(bytes, { sheet: 2 });
+    for (const ref of [second.sheet, second.sheet.toUpperCase(), "2"]) {
+      const r = await sql(`SELECT * FROM 'data/planets.xlsx#${ref}'`);
+      expect(r.isError, ref).toBe(false);
+      expect(r.columns.map((col) => col.name)).toEqual(second.columns);
+      expect(r.rows).toEqual(second.rows);
+    }
+    const bad = await sql(`SELECT * FROM 'data/planets.xlsx#Nope'`);
+    expect(bad.isError).toBe(true);
+    expect(bad.error?.message).toContain(first(second.sheets));
+  });
+
+  it("joins two files of different formats", async () => {
+    const r = await sql(
+      `SELECT p.name, p.city FROM 'gen/people.json' p JOIN 'gen/people.csv' q ON p.name = q.name WHERE q.age > 45 ORDER BY p.name`,
+    );
+    const expected = PEOPLE.filter((p) => p.age > 45)
+      .map((p) => [p.name, p.city])
+      .sort((a, b) => a[0]!.localeCompare(b[0]!));
+    expect(r.rows).toEqual(expected);
+  });
+});
+
+const first = (xs: string[]) => xs[0]!;
+
+describe("values are JSON-safe", () => {
+  it("integers, big integers, decimals, dates, timestamps, nulls, lists and structs", async () => {
+    const r = await sql(`SELECT 42::BIGINT AS i, 9007199254740993::BIGINT AS big, 12.345::DECIMAL(10,3) AS d,
+      DATE '2024-05-01' AS day, TIMESTAMP '2024-05-01 13:45:00.5' AS ts, NULL AS nothing,
+      [1, 2] AS list, {'a': 1} AS obj, 'x' AS s, true AS b, 1.5::DOUBLE AS f`);
+    expect(r.rows).toEqual([
+      [42, "9007199254740993", 12.345, "2024-05-01", "2024-05-01T13:45:00.5", null, [1, 2], { a: 1 }, "x", true, 1.5],
+    ]);
+    expect(r.columns.map((col) => col.type)).toEqual([
+      "BIGINT",
+      "BIGINT",
+      "DECIMAL(10,3)",
+      "DATE",
+      "TIMESTAMP",
+      "INTEGER",
+      "INTEGER[]",
+      'STRUCT("a" INTEGER)',
+      "VARCHAR",
+      "BOOLEAN",
+      "DOUBLE",
+    ]);
+  });
+});
+
+describe("caps", () => {
+  it("returns 200 rows by default and says the result was truncated", async () => {
+    const r = await sql(`SELECT * FROM 'gen/big.csv'`);
+    expect(r.rowCount).toBe(200);
+    expect(r.rows).toHaveLength(200);
+    expect(r.truncated).toBe(true);
+    expect(r.text).toMatch(/200 rows returned.*more/);
+    // The Markdown preview is bounded: 20 data rows, not 200.
+    expect(r.text.split("\n").filter((l) => l.startsWith("| ")).length).toBe(22);
+  });
+
+  it("honours maxRows up to 10,000 and rejects more", async () => {
+    const r = await sql(`SELECT id FROM 'gen/big.csv' ORDER BY id`, 10_000);
+    expect(r.rowCount).toBe(10_000);
+    expect(r.rows.at(-1)).toEqual([9_999]);
+    expect(r.truncated).toBe(true);
+    const all = await sql(`SELECT count(*), sum(v) FROM 'gen/big.csv'`);
+    let sum = 0;
+    for (let i = 0; i < BIG_ROWS; i++) sum += (i * 37) % 101;
+    expect(all.rows).toEqual([[BIG_ROWS, sum]]);
+    const over = await c.call(TOOL.sqlQuery, { sql: "SELECT 1", maxRows: 10_001 });
+    expect(over.isError).toBe(true);
+  });
+
+  it("stops at the reply size cap before maxRows when rows are wide", async () => {
+    const r = await sql(`SELECT repeat('x', 2000) AS wide FROM range(5000)`, 5000);
+    expect(r.truncated).toBe(true);
+    expect(r.rowCount).toBeLessThan(5000);
+    expect(JSON.stringify(r.rows).length).toBeLessThan(700_000);
+    expect(r.text).toContain("reply size cap");
+  });
+});
+
+describe("COPY … TO generated_assets", () => {
+  it("writes csv, json and parquet atomically and lists them in outputs", async () => {
+    const r =
+      await sql(`CREATE TABLE london AS SELECT name, age FROM 'gen/people.csv' WHERE city = 'London' ORDER BY name;
+      COPY london TO 'generated_assets/out/london.csv';
+      COPY london TO 'generated_assets/out/london.json';
+      COPY london TO 'generated_assets/out/london.parquet';
+      SELECT count(*) AS n FROM london`);
+    expect(r.isError).toBe(false);
+    const london = PEOPLE.filter((p) => p.city === "London").sort((a, b) => a.name.localeCompare(b.name));
+    expect(r.rows).toEqual([[london.length]]);
+    expect(r.outputs.map((o) => o.path)).toEqual([
+      "generated_assets/out/london.csv",
+      "generated_assets/out/london.json",
+      "generated_assets/out/london.parquet",
+    ]);
+    const csvOut = await readFile(path.join(c.ws.assets, "out/london.csv"), "utf8");
+    expect(csvOut.trim().split("\n")).toEqual(["name,age", ...london.map((p) => `${p.name},${p.age}`)]);
+    for (const o of r.outputs) {
+      expect(o.bytes).toBe((await stat(path.join(c.ws.base, o.path))).size);
+    }
+    expect(r.outputs.map((o) => o.mime)).toEqual(["text/csv", "application/json", expect.any(String)]);
+    expect(r.text).toContain("generated_assets/out/london.csv");
+    // No temp files are left beside the outputs.
+    const { readdir } = await import("node:fs/promises");
+    expect((await readdir(path.join(c.ws.assets, "out"))).sort()).toEqual([
+      "london.csv",
+      "london.json",
+      "london.parquet",
+    ]);
+  });
+
+  it("writes nothing when a later statement fails", async () => {
+    const r = await sql(
+      `COPY (SELECT 1 AS x) TO 'generated_assets/never.csv'; SELECT no_such_column FROM 'gen/people.csv'`,
+    );
+    expect(r.isError).toBe(true);
+    expect(r.outputs).toEqual([]);
+    await expect(stat(path.join(c.ws.assets, "never.csv"))).rejects.toThrow();
+  });
+});
+
+describe("errors the model can act on", () => {
+  it("syntax, missing file, missing column", async () => {
+    const syntax = await sql("SELEC 1");
+    expect(syntax).toMatchObject({ isError: true, error: { kind: "syntax" } });
+    const missing = await sql("SELECT * FROM 'data/nope.csv'");
+    expect(missing).toMatchObject({ isError: true, error: { kind: "runtime" } });
+    expect(missing.error?.message).toMatch(/does not exist.*fs_search_files/);
+    const column = await sql("SELECT nope FROM 'gen/people.csv'");
+    expect(column.error?.kind).toBe("runtime");
+    expect(column.error?.message).toContain("nope");
+    // The user's path, never the sandbox's copy, is named in messages.
+    const cast = await sql("SELECT name::INTEGER FROM 'gen/people.csv'");
+    expect(cast.error?.message).not.toMatch(/textide-sql-|\/in\//);
+  });
+});
