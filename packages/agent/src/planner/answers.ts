@@ -1,7 +1,7 @@
-import type { ChartPlan } from "./chart-plan.js";
 import type { ExecOutcome, FoundEntry, ListedEntry } from "./results.js";
-import { isYearValues, type ColumnProfile, type TableProfile } from "./table.js";
+import { isYearValues } from "./table.js";
 import { fmt, str } from "./text.js";
+import type { ChartPlan, ColumnProfile, TableProfile } from "./types.js";
 
 /*
  * The planner's final answers: short and factual, naming paths, never pretending to be an LLM.

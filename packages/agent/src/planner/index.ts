@@ -4,4 +4,5 @@ export {
   type OfflinePlannerCallOptions,
   type OfflinePlannerFields,
 } from "./offline-planner.js";
-export { parseIntent, type Intent } from "./intent.js";
+export { parseIntent } from "./intent/parse.js";
+export type { Intent } from "./types.js";

@@ -1,5 +1,5 @@
-import { WEAK } from "./intent.js";
-import type { ColumnProfile } from "./table.js";
+import type { ColumnProfile } from "./types.js";
+import { SYNONYM_GROUPS, WEAK } from "./vocabulary.js";
 import { bestSim, stem, stems, tokenSim } from "./text.js";
 
 /*
@@ -14,28 +14,6 @@ import { bestSim, stem, stems, tokenSim } from "./text.js";
 export const MIN_SIM = 0.6;
 const SYNONYM_WEIGHT = 0.7;
 
-const SYNONYM_GROUPS: string[][] = [
-  ["price", "cost", "fee"],
-  ["salary", "pay", "paid", "wage", "earning", "compensation", "income"],
-  ["revenue", "sale", "turnover", "amount"],
-  ["expense", "spend", "spending", "cost", "amount", "payment"],
-  ["quantity", "qty", "unit", "volume"],
-  ["weight", "mass"],
-  ["height", "elevation", "altitude"],
-  ["temperature", "temp"],
-  ["category", "type", "kind", "class", "group"],
-  ["country", "nation"],
-  ["city", "town"],
-  ["location", "place", "site"],
-  ["size", "diameter", "radius", "area"],
-  ["distance", "range"],
-  ["employee", "staff", "people", "person", "worker", "headcount"],
-  ["date", "day", "when"],
-  ["name", "title", "label"],
-  ["win", "won", "victory"],
-  ["loss", "lost", "lose", "defeat"],
-  ["latency", "delay", "duration", "response"],
-];
 const SYNONYMS = new Map<string, string[]>();
 for (const group of SYNONYM_GROUPS) {
   for (const w of group) SYNONYMS.set(w, [...(SYNONYMS.get(w) ?? []), ...group.filter((o) => o !== w)]);

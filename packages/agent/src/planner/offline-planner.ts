@@ -9,8 +9,9 @@ import {
 import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import type { Runnable } from "@langchain/core/runnables";
-import { decide, type Decision } from "./decide.js";
-import { readTurn, WIRE, type WireTool } from "./state.js";
+import { decide } from "./decide.js";
+import { readTurn, STEP_MARKERS_KEY } from "./state.js";
+import { WIRE, type Decision, type StepMarker, type WireTool } from "./types.js";
 
 /*
  * The offline planner: a deterministic chat model with the interface of a real one, used when
@@ -121,13 +122,21 @@ export class OfflinePlanner extends BaseChatModel<OfflinePlannerCallOptions, AIM
     const names = new ToolNames([...new Set([...this.boundTools, ...fromCall])]);
     const turn = readTurn(messages, (n) => names.wireName(n));
     const decision: Decision = decide(turn, (t) => names.has(t));
-    if ("answer" in decision) return { text: decision.answer, calls: [] };
+    if ("answer" in decision) return { text: decision.answer, calls: [], markers: {} };
     const calls = decision.calls.map((c, i) => ({
       id: `call_${turn.toolCallCount + i + 1}`,
       name: names.modelName(c.name),
       args: c.args,
+      marker: c.marker,
     }));
-    return { text: "", calls };
+    const markers: Record<string, StepMarker> = {};
+    for (const c of calls) if (c.marker) markers[c.id] = c.marker;
+    return { text: "", calls: calls.map(({ marker: _marker, ...c }) => c), markers };
+  }
+
+  /** The step markers travel with the AI message, so later calls know what each call was. */
+  private static kwargs(markers: Record<string, StepMarker>) {
+    return Object.keys(markers).length > 0 ? { additional_kwargs: { [STEP_MARKERS_KEY]: markers } } : {};
   }
 
   private responseMetadata() {
@@ -139,9 +148,10 @@ export class OfflinePlanner extends BaseChatModel<OfflinePlannerCallOptions, AIM
     options: this["ParsedCallOptions"],
     _runManager?: CallbackManagerForLLMRun,
   ): Promise<ChatResult> {
-    const { text, calls } = this.plan(messages, options);
+    const { text, calls, markers } = this.plan(messages, options);
     const message = new AIMessage({
       content: text,
+      ...OfflinePlanner.kwargs(markers),
       tool_calls: calls.map((c) => ({ ...c, type: "tool_call" as const })),
       response_metadata: this.responseMetadata(),
     });
@@ -153,12 +163,13 @@ export class OfflinePlanner extends BaseChatModel<OfflinePlannerCallOptions, AIM
     options: this["ParsedCallOptions"],
     runManager?: CallbackManagerForLLMRun,
   ): AsyncGenerator<ChatGenerationChunk> {
-    const { text, calls } = this.plan(messages, options);
+    const { text, calls, markers } = this.plan(messages, options);
     if (calls.length > 0) {
       const chunk = new ChatGenerationChunk({
         text: "",
         message: new AIMessageChunk({
           content: "",
+          ...OfflinePlanner.kwargs(markers),
           tool_call_chunks: calls.map((c, index) => ({
             id: c.id,
             name: c.name,

@@ -1,4 +1,4 @@
-import type { Step } from "./state.js";
+import type { Step } from "./types.js";
 import { str } from "./text.js";
 
 /*

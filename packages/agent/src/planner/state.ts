@@ -1,51 +1,46 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { codeStep, type CodeStep } from "./codegen.js";
+import {
+  WIRE,
+  type PlannedStep,
+  type Step,
+  type StepKind,
+  type StepMarker,
+  type Turn,
+  type WireTool,
+} from "./types.js";
 
 /*
  * The planner keeps no memory: every call rebuilds "where are we" from the message list, so it
  * works with checkpoints, resumed threads and parallel runs. A turn is the last user request
  * and everything after it: the planner's own tool calls (AI messages) and their results (tool
- * messages, matched by tool_call_id).
+ * messages, matched by tool_call_id). Which step a planner-made call was comes from the marker
+ * the planner stored beside it in the AI message (STEP_MARKERS_KEY), never from its arguments.
  */
 
-/** The bundled server's wire names, which the planner's logic is written against. */
-export const WIRE = {
-  search: "fs_search_files",
-  list: "fs_list_directory",
-  read: "fs_read_file",
-  exec: "exec_run_js",
-  open: "system_open_file",
-} as const;
-export type WireTool = (typeof WIRE)[keyof typeof WIRE];
+/** The key in an AI message's additional_kwargs under which the planner keeps its calls' markers. */
+export const STEP_MARKERS_KEY = "textide_planner_steps";
 
-export type StepKind = "search" | "list" | "read" | "open" | CodeStep | "other";
+const PLANNED_STEPS: readonly PlannedStep[] = [
+  "inspect",
+  "describe",
+  "preview",
+  "chart",
+  "rank",
+  "schema",
+  "values",
+  "query",
+];
 
-export interface StepResult {
-  text: string;
-  ok: boolean;
-  structured?: Record<string, unknown>;
-}
-
-export interface Step {
-  id: string;
-  /** The bundled tool's wire name (undefined for a tool the planner does not know). */
-  tool: WireTool | undefined;
-  args: Record<string, unknown>;
-  kind: StepKind;
-  result?: StepResult;
-}
-
-export interface Turn {
-  /** The user's request text. */
-  request: string;
-  /** Tool calls of this turn, in order, with their results when present. */
-  steps: Step[];
-  /** Tool calls in the whole thread, so new ids stay unique per thread. */
-  toolCallCount: number;
-  /** Files the planner charted or inspected in earlier turns, newest first (for follow-ups). */
-  earlierFiles: string[];
-  /** The user's earlier requests in this thread, newest first ("now as a bar chart" refers to them). */
-  previousRequests: string[];
+/** The markers of an AI message's calls, by call id. */
+function markersOf(m: BaseMessage): Map<string, StepMarker> {
+  const out = new Map<string, StepMarker>();
+  const raw = (m as { additional_kwargs?: Record<string, unknown> }).additional_kwargs?.[STEP_MARKERS_KEY];
+  if (!isRecord(raw)) return out;
+  for (const [id, v] of Object.entries(raw)) {
+    if (!isRecord(v) || !PLANNED_STEPS.includes(v.step as PlannedStep)) continue;
+    out.set(id, { step: v.step as PlannedStep, ...(typeof v.file === "string" ? { file: v.file } : {}) });
+  }
+  return out;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -88,7 +83,8 @@ function toolCallsOf(m: BaseMessage): RawCall[] {
     }));
 }
 
-function stepKind(tool: WireTool | undefined, args: Record<string, unknown>): StepKind {
+function stepKind(tool: WireTool | undefined, marker: StepMarker | undefined): StepKind {
+  if (marker) return marker.step;
   switch (tool) {
     case WIRE.search:
       return "search";
@@ -98,8 +94,6 @@ function stepKind(tool: WireTool | undefined, args: Record<string, unknown>): St
       return "read";
     case WIRE.open:
       return "open";
-    case WIRE.exec:
-      return (typeof args.code === "string" ? codeStep(args.code) : undefined) ?? "other";
     default:
       return "other";
   }
@@ -128,15 +122,11 @@ export function readTurn(messages: readonly BaseMessage[], toWire: (name: string
     if (typeOf(m) === "human" && (i === 0 || typeOf(messages[i - 1]!) !== "tool"))
       previousRequests.unshift(textOf(m.content));
     if (typeOf(m) !== "ai") continue;
+    const markers = markersOf(m);
     for (const c of toolCallsOf(m)) {
       toolCallCount++;
-      const wire = toWire(c.name);
-      const code = typeof c.args.code === "string" ? c.args.code : "";
-      if (wire === WIRE.exec) {
-        const file =
-          /readTable\("((?:[^"\\]|\\.)*)"/.exec(code)?.[1] ?? /const path = "((?:[^"\\]|\\.)*)"/.exec(code)?.[1];
-        if (file && codeStep(code) !== "inspect") earlierFiles.unshift(JSON.parse(`"${file}"`) as string);
-      }
+      const marker = c.id === undefined ? undefined : markers.get(c.id);
+      if (marker?.file !== undefined && marker.step !== "inspect") earlierFiles.unshift(marker.file);
     }
   }
   const request = start >= 0 ? textOf(messages[start]!.content) : "";
@@ -146,10 +136,12 @@ export function readTurn(messages: readonly BaseMessage[], toWire: (name: string
     const m = messages[i]!;
     const type = typeOf(m);
     if (type === "ai") {
+      const markers = markersOf(m);
       for (const c of toolCallsOf(m)) {
         toolCallCount++;
         const tool = toWire(c.name);
-        const step: Step = { id: c.id ?? `unknown_${toolCallCount}`, tool, args: c.args, kind: stepKind(tool, c.args) };
+        const marker = c.id === undefined ? undefined : markers.get(c.id);
+        const step: Step = { id: c.id ?? `unknown_${toolCallCount}`, tool, args: c.args, kind: stepKind(tool, marker) };
         steps.push(step);
         if (c.id) byId.set(c.id, step);
       }

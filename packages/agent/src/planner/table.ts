@@ -1,36 +1,11 @@
+import type { ColumnProfile, TableProfile } from "./types.js";
+import { TABLE_EXTENSIONS } from "./vocabulary.js";
+
 /*
- * The shapes that the planner's own sandbox code returns (see codegen.ts), read back from
+ * The shapes that the planner's own sandbox code returns (see code/tables.ts), read back from
  * exec_run_js results. They are validated loosely: a result that does not fit is treated as
  * "no information", never trusted blindly.
  */
-
-export type ColumnType = "number" | "text" | "date" | "boolean" | "empty";
-
-export interface ColumnProfile {
-  name: string;
-  type: ColumnType;
-  /** Non-empty cells. */
-  count: number;
-  distinct: number;
-  min?: number | string;
-  max?: number | string;
-  mean?: number;
-  /** Every numeric value is an integer. */
-  integer?: boolean;
-  examples: (string | number | boolean)[];
-  /** Most frequent values of a text column, with counts (describe only). */
-  top?: [string, number][];
-}
-
-export interface TableProfile {
-  path: string;
-  sheet?: string;
-  sheets?: string[];
-  rows: number;
-  columns: ColumnProfile[];
-  sample: Record<string, unknown>[];
-  error?: string;
-}
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
@@ -85,8 +60,6 @@ export function tablesOf(result: unknown): TableProfile[] {
   if (!isRecord(result) || !Array.isArray(result.tables)) return [];
   return result.tables.map(toTableProfile).filter((t): t is TableProfile => t !== undefined);
 }
-
-export const TABLE_EXTENSIONS = ["csv", "tsv", "tab", "xlsx", "json", "jsonl", "ndjson"] as const;
 
 export function isTablePath(path: string): boolean {
   const ext = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase();

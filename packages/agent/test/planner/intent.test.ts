@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { parseIntent, type IntentKind } from "../../src/planner/intent.js";
+import { parseIntent } from "../../src/planner/intent/parse.js";
+import { INTENT_RULES } from "../../src/planner/intent/rules.js";
+import type { ColumnProfile, IntentKind } from "../../src/planner/types.js";
 import { headerTokens, pickSheet, resolvePhrase } from "../../src/planner/match.js";
-import type { ColumnProfile } from "../../src/planner/table.js";
 import { stem } from "../../src/planner/text.js";
 
 /* Request parsing and loose name matching, without any workspace. */
@@ -130,5 +131,11 @@ describe("loose matching", () => {
     expect(pickSheet("dwarf planets", ["Planets", "Dwarf planets"])).toBe("Dwarf planets");
     expect(pickSheet("2", ["A", "B"])).toBe("B");
     expect(pickSheet("moons", ["Planets", "Dwarf planets"])).toBeUndefined();
+  });
+});
+
+describe("INTENT_RULES", () => {
+  it("each rule's example is classified by that rule's kind (the table's order holds)", () => {
+    for (const rule of INTENT_RULES) expect(parseIntent(rule.example).kind, rule.example).toBe(rule.kind);
   });
 });

@@ -221,6 +221,34 @@ describe("OfflinePlanner as a chat model", () => {
     expect(final.content).toContain("something odd");
   });
 
+  it("knows its past steps from the markers beside its calls, not from the code's text", async () => {
+    const m = bound();
+    const messages: BaseMessage[] = [new HumanMessage("bar chart of revenue by city")];
+    await step(m, messages);
+    messages.push(
+      toolResult("call_1", "fs_search_files", "1 match", {
+        matches: [{ path: "data/sales.csv", root: "project_root", type: "file" }],
+        truncated: false,
+        scanned: 2,
+      }),
+    );
+    const inspect = await step(m, messages);
+    expect(inspect.additional_kwargs.textide_planner_steps).toEqual({ call_2: { step: "inspect" } });
+    // The code says nothing the planner reads back: rewriting it changes no decision.
+    calls(inspect)[0]!.args.code = "return 1";
+    messages.push(execResult("call_2", { tables: [TABLE] }));
+    const chart = await step(m, messages);
+    expect(String(calls(chart)[0]!.args.code)).toContain('r["revenue_eur"]');
+    expect(chart.additional_kwargs.textide_planner_steps).toEqual({
+      call_3: { step: "chart", file: "data/sales.csv" },
+    });
+    // Without its marker the same call is someone else's code: the planner inspects again.
+    delete chart.additional_kwargs.textide_planner_steps;
+    delete inspect.additional_kwargs.textide_planner_steps;
+    const again = await step(m, messages);
+    expect(again.additional_kwargs.textide_planner_steps).toEqual({ call_4: { step: "inspect" } });
+  });
+
   it("answers from a successful chart call with the output path", async () => {
     const m = bound();
     const messages: BaseMessage[] = [new HumanMessage("bar chart of revenue by city")];
