@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { lstatSync, readFileSync } from "node:fs";
 import { DuckDBInstance, StatementType, type DuckDBConnection, type Json } from "@duckdb/node-api";
-import { commitWrite, type PathPolicy } from "@textide/shared/node";
+import { commitWrite, isFsError, type PathPolicy } from "@textide/shared/node";
 import { ExecError, isExecError } from "../exec/errors.js";
 import type { RunOutcome, WrittenFile } from "../exec/protocol.js";
 import { mimeOf } from "../fs/mime.js";
@@ -201,10 +201,14 @@ async function commitOutputs(planned: readonly PlannedOutput[], policy: PathPoli
       );
     }
     const data = readFileSync(o.scratch);
-    const entry = await policy.withParent(o.display, "write", { createParents: true }, async (target) => {
-      await commitWrite(target, data);
-      return target;
-    });
+    const entry = await policy
+      .withParent(o.display, "write", { createParents: true }, async (target) => {
+        await commitWrite(target, data);
+        return target;
+      })
+      .catch((err: unknown) => {
+        throw isFsError(err) ? new ExecError("policy", err.message) : err;
+      });
     written.push({
       path: entry.display,
       bytes: data.byteLength,
