@@ -1,10 +1,14 @@
-import type { TraceMessage } from "@textide/shared";
+import { parseErrorCode, type TraceMessage } from "@textide/shared";
 import type { FileResponse, TableResponse, TreeResponse } from "./types";
 import { forUser } from "./user-text";
 
 export class ApiError extends Error {
+  /** What went wrong, the code's first part (`exists` of `exists:file`): what callers branch on. */
+  readonly type: string;
+
   constructor(
     readonly status: number,
+    /** `${type}:${surface}` (packages/shared/src/errors.ts), or `network` when there was no answer. */
     readonly code: string,
     message: string,
     readonly details: Record<string, unknown> = {},
@@ -12,6 +16,7 @@ export class ApiError extends Error {
     // The file API shares its messages with the MCP tools; their advice to the model is dropped.
     super(forUser(message));
     this.name = "ApiError";
+    this.type = parseErrorCode(code)?.type ?? code;
   }
 }
 
@@ -78,8 +83,17 @@ export async function fetchModel(): Promise<ModelInfo | undefined> {
 
 export type { TableResponse };
 
-export function fetchTable(path: string, sheet?: string): Promise<TableResponse> {
-  return call<TableResponse>(`/api/table?path=${q(path)}${sheet ? `&sheet=${q(sheet)}` : ""}`);
+/** One page of a table (`GET /api/table`), sorted by one column if asked. */
+export function fetchTable(
+  path: string,
+  page: { sheet?: string; offset: number; limit: number; sort?: { col: number; dir: "asc" | "desc" } },
+  signal?: AbortSignal,
+): Promise<TableResponse> {
+  const sheet = page.sheet ? `&sheet=${q(page.sheet)}` : "";
+  const sort = page.sort ? `&sort=${page.sort.col}&dir=${page.sort.dir}` : "";
+  return call<TableResponse>(`/api/table?path=${q(path)}${sheet}&offset=${page.offset}&limit=${page.limit}${sort}`, {
+    signal,
+  });
 }
 
 export interface ThreadSummary {

@@ -307,13 +307,21 @@ describe.skipIf(browserSkipReason !== undefined)("the IDE as a new user meets it
     expect(await ide(page).chat.textContent()).toContain("list the files in data");
   }, 60_000);
 
-  it("a CSV over 5 MiB opens in the table viewer; another large file offers a download", async () => {
+  it("a CSV over 5 MiB opens in the table viewer, paged to its last row; another large file offers a download", async () => {
     await expandFolder("data");
     await page.click(css.treeRow("data/huge.csv"));
     await page.waitForSelector(css.panelTableRow("data/huge.csv"), { timeout: 20_000 });
     const panel = page.locator(css.panel("data/huge.csv"));
-    expect(await panel.textContent()).toContain("first 100,000 of 150,000 rows shown");
+    expect(await panel.locator(".row-count").textContent()).toBe("150,000 rows · 3 columns");
     expect(await panel.locator("table thead").textContent()).toContain("name");
+    // Every row is reachable: scrolled to the end, the last rows' pages load from the server.
+    await page.evaluate(
+      `(() => { const s = document.querySelector(${JSON.stringify(`${css.panel("data/huge.csv")} .table-scroll`)}); s.scrollTop = s.scrollHeight; })()`,
+    );
+    const last = panel.locator('tbody tr[data-row="149999"]');
+    await last.waitFor({ timeout: 20_000 });
+    expect(await last.locator("td").nth(2).textContent()).toBe("star 149999");
+    expect(await panel.locator("tbody tr[data-row]").count()).toBeLessThan(120);
 
     await expandFolder("notes");
     await page.click(css.treeRow("notes/huge.log"));

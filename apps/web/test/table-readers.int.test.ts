@@ -6,8 +6,8 @@ import { makeWorkspace, request, startServer, type Running, type Workspace } fro
 import { makeXlsx } from "./xlsx-fixture.js";
 
 /*
- * The IDE's table viewer (GET /api/table) and exec_run_js's readTable read workbooks through one reader
- * (@textide/shared/node `readXlsx`): the same bytes must give the same header, rows, sheet names and
+ * The IDE's table viewer (GET /api/table) and exec_run_js's readTable read workbooks and CSV/TSV files
+ * through one reader each (@textide/shared/node `readXlsx`, `readDelimited`): the same bytes must give the same header, rows, sheet names and
  * warnings on both surfaces. The MCP side runs in-process through its own test helper; the web server
  * never imports apps/mcp-fs-server, so the helper is loaded by URL (a test-only dependency).
  */
@@ -52,6 +52,24 @@ const MESSY_BOOK = makeXlsx([
   { name: "Empty", rows: [] },
 ]);
 
+/** Delimited files with the cases readers disagree on: quoting, BOM, ragged rows, blank lines, `;`, CP1252. */
+const DELIMITED: Record<string, Buffer> = {
+  "data/quotes.csv": Buffer.from(
+    '\uFEFFname,"note, with comma",size\r\n"Io","said ""hi""\r\ntwice",3643\r\n\r\nEuropa,5" wide,3122\r\n,,\r\nGanymede,,5268\r\n',
+  ),
+  "data/ragged.csv": Buffer.from("a,b\n\n1,2\n3\n4,5,6\n , \nlast\n"),
+  "data/semicolons.csv": Buffer.from("land;hauptstadt;fläche\nÖsterreich;Wien;83879,5\nSchweiz;Bern;41285\n"),
+  "data/windows.csv": Buffer.from([
+    ...Buffer.from("city,note\r\nMalm"),
+    0xf6,
+    ...Buffer.from(",caf"),
+    0xe9,
+    0x0d,
+    0x0a,
+  ]),
+  "data/moons.tsv": Buffer.from("moon\tplanet\tnote\nIo\tJupiter\tvolcanic; hot\nTitan\tSaturn\n"),
+};
+
 let ws: Workspace;
 let web: Running;
 let mcp: McpSide;
@@ -60,11 +78,12 @@ beforeAll(async () => {
   ws = await makeWorkspace();
   await writeFile(path.join(ws.project, "data", "nan.xlsx"), NAN_BOOK);
   await writeFile(path.join(ws.project, "data", "messy.xlsx"), MESSY_BOOK);
+  for (const [file, bytes] of Object.entries(DELIMITED)) await writeFile(path.join(ws.project, file), bytes);
   web = await startServer(ws);
   const { connectInMemory } = (await import(CONNECT)) as { connectInMemory: ConnectInMemory };
   mcp = await connectInMemory({
     copySample: false,
-    files: { "data/nan.xlsx": Buffer.from(NAN_BOOK), "data/messy.xlsx": Buffer.from(MESSY_BOOK) },
+    files: { "data/nan.xlsx": Buffer.from(NAN_BOOK), "data/messy.xlsx": Buffer.from(MESSY_BOOK), ...DELIMITED },
   });
 }, 60_000);
 
@@ -162,5 +181,64 @@ describe("one xlsx reader for the table viewer and exec_run_js", () => {
     const empty = await viewer("data/messy.xlsx", "Empty");
     expect(empty).toMatchObject({ sheet: "Empty", columns: [], rows: [], totalRows: 0 });
     expect(await agent("data/messy.xlsx", "Empty")).toMatchObject({ columns: [], rows: [] });
+  });
+});
+
+describe("one CSV/TSV reader for the table viewer and exec_run_js", () => {
+  it("sees the same cells for quotes, a BOM, CRLF, blank rows and a quote inside unquoted text", async () => {
+    const seen = await viewer("data/quotes.csv");
+    expect(seen.columns).toEqual(["name", "note, with comma", "size"]);
+    expect(seen.rows).toEqual([
+      ["Io", 'said "hi"\r\ntwice', "3643"],
+      ["Europa", '5" wide', "3122"],
+      ["Ganymede", "", "5268"],
+    ]);
+    const read = await agent("data/quotes.csv");
+    expect(read.columns).toEqual(seen.columns);
+    expect(read.rows).toEqual([
+      ["Io", 'said "hi"\r\ntwice', 3643],
+      ["Europa", '5" wide', 3122],
+      ["Ganymede", null, 5268],
+    ]);
+    expect(asText(read.rows)).toEqual(seen.rows);
+  });
+
+  it("pads ragged rows and names the extra column the same way", async () => {
+    const seen = await viewer("data/ragged.csv");
+    expect(seen.columns).toEqual(["a", "b", "column_3"]);
+    expect(seen.rows).toEqual([
+      ["1", "2", ""],
+      ["3", "", ""],
+      ["4", "5", "6"],
+      ["last", "", ""],
+    ]);
+    const read = await agent("data/ragged.csv");
+    expect(read.columns).toEqual(seen.columns);
+    expect(asText(read.rows)).toEqual(seen.rows);
+  });
+
+  it("reads a semicolon CSV, Windows-1252 text and a TSV alike", async () => {
+    const semi = await viewer("data/semicolons.csv");
+    expect(semi.columns).toEqual(["land", "hauptstadt", "fläche"]);
+    expect(semi.rows).toEqual([
+      ["Österreich", "Wien", "83879,5"],
+      ["Schweiz", "Bern", "41285"],
+    ]);
+    const win = await viewer("data/windows.csv");
+    expect(win.rows).toEqual([["Malmö", "café"]]);
+    const tsv = await viewer("data/moons.tsv");
+    expect(tsv.rows).toEqual([
+      ["Io", "Jupiter", "volcanic; hot"],
+      ["Titan", "Saturn", ""],
+    ]);
+    for (const [file, table] of [
+      ["data/semicolons.csv", semi],
+      ["data/windows.csv", win],
+      ["data/moons.tsv", tsv],
+    ] as const) {
+      const read = await agent(file);
+      expect(read.columns, file).toEqual(table.columns);
+      expect(asText(read.rows), file).toEqual(table.rows);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { AgentEvent } from "./agent-events.js";
+import type { ErrorCode } from "./errors.js";
 import { ROOT } from "./tool-names.js";
 
 /**
@@ -70,7 +71,7 @@ export interface FileSearchHit {
 }
 
 export interface SocketError {
-  code: string;
+  code: ErrorCode;
   message: string;
 }
 export type Ack<T> = (reply: { ok: true; data: T } | { ok: false; error: SocketError }) => void;
@@ -108,17 +109,24 @@ export interface TreeEntry {
   children?: TreeEntry[];
 }
 
-/** `GET /api/table`: one sheet of a workbook (cells as text, the header row apart). */
+/**
+ * `GET /api/table?path=&sheet=&offset=&limit=&sort=&dir=`: one page of a table (a workbook's sheet or a
+ * CSV/TSV file of any size), cells as text, the header row apart.
+ */
 export interface TableResponse {
   path: string;
   sheets: string[];
   sheet: string;
   columns: string[];
+  /** The page: rows `offset` … `offset + rows.length - 1` of the table in the order asked for. */
   rows: string[][];
-  /** Data rows in the sheet (the header row excluded). */
+  /** Each page row's 0-based position among the file's data rows (sorting moves rows). */
+  rowNumbers: number[];
+  offset: number;
+  /** Data rows in the table (the header row excluded), every row counted. */
   totalRows: number;
-  truncated: boolean;
-  maxRows: number;
+  /** Sorting is offered for tables up to this many rows; larger ones are shown in file order. */
+  maxSortRows: number;
   /** Cells that could not be read as they are (e.g. a numeric cell holding "NaN", shown empty). */
   warnings?: string[];
 }

@@ -1,14 +1,14 @@
 import path from "node:path";
-import Papa from "papaparse";
-import { type Cell, columnNames, isTableError, readXlsx } from "@textide/shared/node";
+import { type Cell, columnNames, isTableError, problemText, readDelimited, readXlsx } from "@textide/shared/node";
 import { ExecError } from "./errors.js";
 
 /*
  * Host side of the sandbox's `readTable(path, {sheet})`: file bytes in, rows out. Pure (the
  * caller reads the file). Rows are plain objects of strings, numbers, booleans and nulls, so
  * they copy into the isolate as they are; header names that would be special on a plain
- * object (`__proto__`, `constructor`) are renamed. Workbooks are read by `@textide/shared/node`'s
- * `readXlsx`, the reader the IDE's table viewer uses, so the agent and the viewer see the same cells.
+ * object (`__proto__`, `constructor`) are renamed. Workbooks and CSV/TSV files are read by
+ * `@textide/shared/node`'s `readXlsx` and `readDelimited`, the readers the IDE's table viewer uses, so the
+ * agent and the viewer see the same cells; here CSV text cells are then typed (numbers, booleans, null).
  */
 
 export type { Cell };
@@ -45,10 +45,9 @@ export async function parseTable(bytes: Uint8Array, fileName: string, opts: Pars
   }
   switch (ext) {
     case ".csv":
-      return parseDelimited(decodeText(bytes), base, "");
     case ".tsv":
     case ".tab":
-      return parseDelimited(decodeText(bytes), base, "\t");
+      return parseDelimited(bytes, base);
     case ".xlsx":
       return parseXlsx(bytes, base, opts.sheet);
     case ".json":
@@ -91,21 +90,6 @@ function decodeText(bytes: Uint8Array): string {
   }
 }
 
-/** Builds rows from a header and data rows; extra cells get column_N names, missing ones are null. */
-function buildTable(header: readonly unknown[], body: readonly (readonly Cell[])[]): Table {
-  let width = header.length;
-  for (const r of body) if (r.length > width) width = r.length;
-  const full = [...header];
-  while (full.length < width) full.push("");
-  const columns = columnNames(full);
-  const rows = body.map((cells) => {
-    const row: Row = {};
-    for (let i = 0; i < columns.length; i++) row[columns[i]!] = cells[i] ?? null;
-    return row;
-  });
-  return { columns, rows };
-}
-
 // --- CSV / TSV -------------------------------------------------------------------------------
 
 const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
@@ -128,27 +112,23 @@ function typedCell(text: string): Cell {
   return text;
 }
 
-function parseDelimited(text: string, base: string, delimiter: string): Table {
-  const result = Papa.parse<string[]>(text, {
-    header: false,
-    dynamicTyping: false,
-    skipEmptyLines: "greedy",
-    delimiter,
-  });
-  const quoteError = result.errors.find((e) => e.type === "Quotes");
-  if (quoteError) {
-    const line = quoteError.row === undefined ? "" : ` in row ${quoteError.row + 1}`;
+function parseDelimited(bytes: Uint8Array, base: string): Table {
+  const read = readDelimited(bytes, base);
+  const problem = read.problems[0];
+  if (problem) {
     throw new ExecError(
       "runtime",
-      `${base} is not valid ${delimiter === "\t" ? "TSV" : "CSV"}: ${quoteError.message}${line}. ` +
+      `${base} is not valid ${read.format.delimiter === "\t" ? "TSV" : "CSV"}: ${problemText(problem)}. ` +
         `Read it with readText and split the lines yourself, or fix the quoting in the file.`,
     );
   }
-  const [header = [], ...body] = result.data;
-  return buildTable(
-    header,
-    body.map((cells) => cells.map(typedCell)),
-  );
+  const { columns } = read;
+  const rows = read.rows.map((cells) => {
+    const row: Row = {};
+    for (let i = 0; i < columns.length; i++) row[columns[i]!] = typedCell(cells[i] ?? "");
+    return row;
+  });
+  return { columns, rows };
 }
 
 // --- XLSX ------------------------------------------------------------------------------------

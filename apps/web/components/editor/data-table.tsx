@@ -1,13 +1,13 @@
 "use client";
 
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useMemo, useRef, useState, type ReactNode } from "react";
-import { nextSort, sortedOrder, type SortState } from "@/lib/table-sort";
+import { useEffect, useMemo, useRef, type ReactNode } from "react";
+import type { SortState } from "@/lib/table-sort";
 
 const ROW_HEIGHT = 24;
 const CHAR_PX = 7.2;
 
-/** Column widths from the header and a sample of rows, so that rows scrolling into view never reflow the table. */
+/** Column widths from the header and the first rows, so that rows scrolling into view never reflow the table. */
 function columnWidths(columns: readonly string[], rows: readonly (readonly string[])[]): number[] {
   const sample = rows.slice(0, 200);
   return columns.map((h, c) => {
@@ -18,29 +18,53 @@ function columnWidths(columns: readonly string[], rows: readonly (readonly strin
   });
 }
 
+/** A loaded row: its cells and its 0-based position among the file's data rows. */
+export interface LoadedRow {
+  cells: readonly string[];
+  rowNumber: number;
+}
+
 export interface DataTableProps {
   columns: readonly string[];
-  rows: readonly (readonly string[])[];
-  /** Shown in the toolbar after the row count (e.g. "first 100,000 of 250,000 rows"). */
+  /** Rows in the table (all of them, loaded or not). */
+  rowCount: number;
+  /** The row at a position of the (sorted) table, or undefined while its page loads. */
+  rowAt: (index: number) => LoadedRow | undefined;
+  /** Rows of the first page, for column widths. */
+  sample: readonly (readonly string[])[];
+  /** Called with the positions in view (plus overscan) whenever they change. */
+  onRange: (first: number, last: number) => void;
+  sort: SortState | undefined;
+  /** Undefined when the table is too large to sort (the reason is shown as the header's title). */
+  onSort: ((col: number) => void) | undefined;
+  sortHint: string;
+  /** Shown in the toolbar after the row count. */
   note?: ReactNode;
   /** Extra toolbar controls (a sheet picker). */
   controls?: ReactNode;
 }
 
-/** A virtualised, sortable table with a sticky header: only the rows in view are in the DOM. */
-export function DataTable({ columns, rows, note, controls }: DataTableProps): ReactNode {
-  const [sort, setSort] = useState<SortState>();
-  const order = useMemo(() => sortedOrder(rows, sort), [rows, sort]);
-  const widths = useMemo(() => columnWidths(columns, rows), [columns, rows]);
-  const numWidth = Math.round(Math.max(2, String(rows.length).length) * CHAR_PX + 24);
+/**
+ * A virtualised table with a sticky header over rows that are loaded a page at a time: only the rows in
+ * view are in the DOM, and rows whose page has not arrived yet show as placeholders.
+ */
+export function DataTable(props: DataTableProps): ReactNode {
+  const { columns, rowCount, rowAt, sample, onRange, sort, onSort, sortHint, note, controls } = props;
+  const widths = useMemo(() => columnWidths(columns, sample), [columns, sample]);
+  const numWidth = Math.round(Math.max(2, String(rowCount).length) * CHAR_PX + 24);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
-    count: order.length,
+    count: rowCount,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
   });
   const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? -1;
+  useEffect(() => {
+    if (last >= first) onRange(first, last);
+  }, [first, last, onRange]);
   const padTop = items[0]?.start ?? 0;
   const padBottom = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
   const totalWidth = numWidth + widths.reduce((a, b) => a + b, 0);
@@ -49,8 +73,8 @@ export function DataTable({ columns, rows, note, controls }: DataTableProps): Re
     <div className="viewer table-viewer">
       <div className="toolbar">
         {controls}
-        <span className="row-count">
-          {rows.length.toLocaleString()} row{rows.length === 1 ? "" : "s"} · {columns.length} column
+        <span className="row-count" title="Every row of the file is counted, not estimated">
+          {rowCount.toLocaleString()} row{rowCount === 1 ? "" : "s"} · {columns.length} column
           {columns.length === 1 ? "" : "s"}
         </span>
         {note ? <span className="table-note">{note}</span> : null}
@@ -71,8 +95,8 @@ export function DataTable({ columns, rows, note, controls }: DataTableProps): Re
               {columns.map((h, i) => (
                 <th
                   key={i}
-                  title={`${h} — click to sort`}
-                  onClick={() => setSort((s) => nextSort(s, i))}
+                  title={`${h} — ${sortHint}`}
+                  onClick={onSort ? () => onSort(i) : undefined}
                   aria-sort={sort?.col === i ? (sort.dir === "asc" ? "ascending" : "descending") : "none"}
                 >
                   {h}
@@ -88,14 +112,20 @@ export function DataTable({ columns, rows, note, controls }: DataTableProps): Re
               </tr>
             ) : null}
             {items.map((v) => {
-              const index = order[v.index]!;
-              const row = rows[index]!;
+              const row = rowAt(v.index);
+              if (!row)
+                return (
+                  <tr key={`p${v.index}`} className="row-loading" aria-busy style={{ height: ROW_HEIGHT }}>
+                    <td className="rownum">…</td>
+                    <td colSpan={columns.length} />
+                  </tr>
+                );
               return (
-                <tr key={index} data-row={index} style={{ height: ROW_HEIGHT }}>
-                  <td className="rownum">{index + 1}</td>
+                <tr key={row.rowNumber} data-row={row.rowNumber} style={{ height: ROW_HEIGHT }}>
+                  <td className="rownum">{row.rowNumber + 1}</td>
                   {columns.map((_, c) => (
-                    <td key={c} title={row[c]}>
-                      {row[c] ?? ""}
+                    <td key={c} title={row.cells[c]}>
+                      {row.cells[c] ?? ""}
                     </td>
                   ))}
                 </tr>

@@ -10,7 +10,6 @@ import { ConflictDialog } from "./conflict-dialog";
 import { ImageViewer } from "./image-viewer";
 import { MarkdownPreview } from "./markdown-preview";
 import { TableViewer } from "./table-viewer";
-import { WorkbookViewer } from "./workbook-viewer";
 
 const CodeEditor = dynamic(() => import("./code-editor"), {
   ssr: false,
@@ -115,7 +114,7 @@ export function FileView({ path, version, line, theme, onDirtyChange, onOpen }: 
   );
 
   if (kind === "image") return <ImageViewer path={path} version={version} />;
-  if (kind === "workbook") return <WorkbookViewer path={path} version={version} />;
+  if (kind === "workbook") return <TableViewer path={path} version={version} />;
   if (kind === "binary")
     return (
       <div className="viewer-note">
@@ -128,7 +127,7 @@ export function FileView({ path, version, line, theme, onDirtyChange, onOpen }: 
       </div>
     );
   // Beyond the editor's 5 MiB: tables open in the server-side table viewer, anything else can be downloaded.
-  if (error?.status === 413 && kind === "table") return <WorkbookViewer path={path} version={version} />;
+  if (error?.status === 413 && kind === "table") return <TableViewer path={path} version={version} />;
   if (error?.status === 413)
     return (
       <div className="viewer-note">
@@ -172,7 +171,12 @@ export function FileView({ path, version, line, theme, onDirtyChange, onOpen }: 
       </div>
       <div className={showRendered ? `viewer-body rendered-${rendered.kind}` : "viewer-body"}>
         {showRendered && rendered.kind === "table" ? (
-          <TableViewer content={text} delimiter={path.toLowerCase().endsWith(".tsv") ? "\t" : ","} />
+          // The server reads the table (one reader with exec_run_js's readTable): it shows the saved file.
+          <TableViewer
+            path={path}
+            version={version}
+            note={dirty ? "showing the saved file: save to see your edits here" : undefined}
+          />
         ) : showRendered && rendered.kind === "markdown" ? (
           <MarkdownPreview path={path} source={text} onOpen={onOpen} />
         ) : showRendered && rendered.kind === "chart" ? (

@@ -1,159 +1,104 @@
-import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
 import type { TableResponse } from "@textide/shared";
-import { type PathPolicy, cellText, isTableError, readXlsx } from "@textide/shared/node";
+import {
+  DelimitedFile,
+  type PathPolicy,
+  type SortDir,
+  cellText,
+  isTableError,
+  problemText,
+  readDelimited,
+  readXlsx,
+  sortedOrder,
+} from "@textide/shared/node";
 import { AppError } from "../errors.js";
 import { sendJson } from "./respond.js";
 
-/** Data rows `GET /api/table` returns; the UI says "first N rows" when a sheet has more. */
-const MAX_TABLE_ROWS = 100_000;
-/** Workbooks are unzipped in memory: refuse files far beyond what a viewer needs. */
-const MAX_WORKBOOK_BYTES = 32 * 1024 * 1024;
+/** Rows one request returns at most; the viewer asks for pages as the user scrolls. */
+const MAX_PAGE_ROWS = 1_000;
+const DEFAULT_PAGE_ROWS = 200;
+/** Workbooks (and UTF-16 text, which must be decoded first) are read into memory: refuse beyond this. */
+const MAX_IN_MEMORY_BYTES = 32 * 1024 * 1024;
+/** Sorting holds one column's cells and keys in memory (a CSV/TSV file itself has no size limit). */
+const MAX_SORT_ROWS = 2_000_000;
+/** Tables kept open (row offsets, parsed workbooks, sort orders) between requests. */
+const OPEN_TABLES = 4;
 
-/** CSV/TSV files are streamed, not held in memory, but a read still takes time: refuse beyond this. */
-const MAX_DELIMITED_BYTES = 512 * 1024 * 1024;
-
-/**
- * An RFC 4180 parser fed chunk by chunk (quoted fields, doubled quotes, CRLF), the same rules as the
- * browser's `lib/csv.ts`: keeps the first `keep` rows and only counts the rest.
- */
-class DelimitedRows {
-  readonly rows: string[][] = [];
-  count = 0;
-  private row: string[] = [];
-  private field = "";
-  private quoted = false;
-  /** A quote inside a quoted field: a doubled quote or the field's end, decided by the next character. */
-  private quote = false;
-  /** The last character was a CR (a following LF belongs to the same line end). */
-  private cr = false;
-
-  constructor(
-    private readonly delimiter: string,
-    private readonly keep: number,
-  ) {}
-
-  push(chunk: string): void {
-    for (let i = 0; i < chunk.length; i++) {
-      let c = chunk[i]!;
-      if (this.count === 0 && this.row.length === 0 && this.field === "" && c === "\uFEFF") continue;
-      if (this.cr) {
-        this.cr = false;
-        if (c === "\n") continue;
-      }
-      if (this.quote) {
-        this.quote = false;
-        if (c === '"') {
-          this.field += '"';
-          continue;
-        }
-        this.quoted = false;
-      }
-      if (this.quoted) {
-        if (c === '"') this.quote = true;
-        else this.field += c;
-        continue;
-      }
-      if (c === '"' && this.field === "") this.quoted = true;
-      else if (c === this.delimiter) {
-        this.row.push(this.field);
-        this.field = "";
-      } else if (c === "\n" || c === "\r") {
-        this.cr = c === "\r";
-        this.endRow();
-      } else {
-        // Plain text up to the next special character in one slice.
-        let j = i + 1;
-        while (j < chunk.length) {
-          c = chunk[j]!;
-          if (c === this.delimiter || c === "\n" || c === "\r" || c === '"') break;
-          j++;
-        }
-        this.field += chunk.slice(i, j);
-        i = j - 1;
-      }
-    }
-  }
-
-  end(): void {
-    if (this.field !== "" || this.row.length > 0) this.endRow();
-  }
-
-  private endRow(): void {
-    this.row.push(this.field);
-    if (this.count < this.keep) this.rows.push(this.row);
-    this.count++;
-    this.row = [];
-    this.field = "";
-  }
+/** A table read once and then served a page at a time. */
+interface OpenTable {
+  sheets: string[];
+  sheet: string;
+  columns: string[];
+  rowCount: number;
+  warnings: string[];
+  rows(start: number, count: number): Promise<string[][]>;
+  rowsAt(indexes: readonly number[]): Promise<string[][]>;
+  column(col: number): Promise<string[]>;
+  /** Sort orders computed so far, by `${col}:${dir}`. */
+  orders: Map<string, Promise<Uint32Array>>;
 }
 
-/** A CSV (or TSV) file as a table: the header row, the first rows, and how many there are in all. */
-async function delimitedTable(abs: string, display: string, delimiter: string): Promise<TableResponse> {
-  const parser = new DelimitedRows(delimiter, MAX_TABLE_ROWS + 1);
-  const stream = createReadStream(abs, { encoding: "utf8", highWaterMark: 1024 * 1024 });
-  for await (const chunk of stream as AsyncIterable<string>) parser.push(chunk);
-  parser.end();
-  const [head = [], ...body] = parser.rows;
-  const width = body.reduce((w, r) => Math.max(w, r.length), head.length);
-  const columns = Array.from({ length: width }, (_, i) => head[i] || `column ${i + 1}`);
-  const totalRows = Math.max(0, parser.count - 1);
+function inMemory(rows: string[][], rest: Pick<OpenTable, "sheets" | "sheet" | "columns" | "warnings">): OpenTable {
   return {
-    path: display,
-    sheets: [],
-    sheet: "",
-    columns,
-    rows: body,
-    totalRows,
-    truncated: totalRows > body.length,
-    maxRows: MAX_TABLE_ROWS,
+    ...rest,
+    rowCount: rows.length,
+    rows: (start, count) => Promise.resolve(rows.slice(start, start + count)),
+    rowsAt: (indexes) => Promise.resolve(indexes.map((i) => rows[i]!)),
+    column: (col) => Promise.resolve(rows.map((r) => r[col] ?? "")),
+    orders: new Map(),
   };
 }
 
-/**
- * `GET /api/table?path=&sheet=`: one sheet of an .xlsx workbook, or a .csv/.tsv file (no sheets), as text
- * cells with the header row apart. The editor reads text files up to 5 MiB; larger tables open here.
+/** Open tables by file, keyed also by what identifies the version read (size, mtime, sheet). */
+type TableCache = Map<string, { version: string; table: Promise<OpenTable> }>;
+
+/*
+ * One cache per path policy, i.e. per running server (tests start several in one process); a WeakMap so
+ * the route keeps its simple `(deps, url, res)` shape.
  */
-export async function getTable(deps: { policy: PathPolicy }, url: URL, res: ServerResponse): Promise<void> {
-  const input = url.searchParams.get("path");
-  if (!input) throw new AppError(400, "bad_request", "Missing `path` query parameter.");
-  const target = await deps.policy.resolveExisting(input);
-  if (!target.stats.isFile()) throw new AppError(400, "not_a_file", `${target.display} is a directory.`);
-  const lower = target.display.toLowerCase();
-  if (lower.endsWith(".csv") || lower.endsWith(".tsv")) {
-    if (target.stats.size > MAX_DELIMITED_BYTES) {
-      throw new AppError(
-        413,
-        "too_large",
-        `${target.display} is ${target.stats.size} bytes; the table viewer opens CSV/TSV files up to ${MAX_DELIMITED_BYTES} bytes.`,
-      );
-    }
-    sendJson(res, 200, await delimitedTable(target.abs, target.display, lower.endsWith(".tsv") ? "\t" : ","));
-    return;
+const caches = new WeakMap<PathPolicy, TableCache>();
+
+function tooLarge(display: string, size: number, what: string): AppError {
+  return new AppError(
+    413,
+    "too_large",
+    `${display} is ${size} bytes; the table viewer reads ${what} up to ${MAX_IN_MEMORY_BYTES} bytes.`,
+  );
+}
+
+async function openDelimited(abs: string, display: string, size: number): Promise<OpenTable> {
+  const plain = { sheets: [], sheet: "" };
+  try {
+    const file = await DelimitedFile.open(abs, display);
+    return {
+      ...plain,
+      columns: file.columns,
+      rowCount: file.rowCount,
+      warnings: file.problems.slice(0, 3).map(problemText),
+      rows: (start, count) => file.rows(start, count),
+      rowsAt: (indexes) => file.rowsAt(indexes),
+      column: (col) => file.column(col),
+      orders: new Map(),
+    };
+  } catch (err) {
+    if (!isTableError(err) || err.details.reason !== "utf-16") throw err;
   }
-  if (lower.endsWith(".xls")) {
-    throw new AppError(
-      415,
-      "unsupported_media_type",
-      `${target.display} is an Excel 97-2003 (.xls) workbook, which textide cannot read. Re-save it as .xlsx.`,
-    );
-  }
-  if (!lower.endsWith(".xlsx")) {
-    throw new AppError(415, "unsupported_media_type", `${target.display} is not an .xlsx, .csv or .tsv table.`);
-  }
-  if (target.stats.size > MAX_WORKBOOK_BYTES) {
-    throw new AppError(
-      413,
-      "too_large",
-      `${target.display} is ${target.stats.size} bytes; the table viewer opens workbooks up to ${MAX_WORKBOOK_BYTES} bytes.`,
-    );
-  }
+  if (size > MAX_IN_MEMORY_BYTES) throw tooLarge(display, size, "UTF-16 text files");
+  const read = readDelimited(await readFile(abs), display);
+  return inMemory(read.rows, { ...plain, columns: read.columns, warnings: read.problems.slice(0, 3).map(problemText) });
+}
+
+async function openWorkbook(abs: string, display: string, size: number, sheet: string | undefined): Promise<OpenTable> {
+  if (size > MAX_IN_MEMORY_BYTES) throw tooLarge(display, size, "workbooks");
   // The reader exec_run_js's readTable uses (@textide/shared/node): the same header row, empty-row rule,
   // sheet lookup and cell values, so the viewer shows what the agent reads.
-  let read;
   try {
-    read = await readXlsx(await readFile(target.abs), { sheet: url.searchParams.get("sheet") || undefined });
+    const read = await readXlsx(await readFile(abs), { sheet });
+    return inMemory(
+      read.rows.map((r) => r.map(cellText)),
+      { sheets: read.sheets, sheet: read.sheet, columns: read.columns, warnings: read.warnings },
+    );
   } catch (err) {
     if (!isTableError(err)) throw err;
     if (err.code === "sheet_not_found") {
@@ -161,7 +106,7 @@ export async function getTable(deps: { policy: PathPolicy }, url: URL, res: Serv
       throw new AppError(
         404,
         "not_found",
-        `Sheet ${JSON.stringify(err.details.sheet)} not found in ${target.display}; sheets are: ${sheets.map((n) => JSON.stringify(n)).join(", ")}.`,
+        `Sheet ${JSON.stringify(err.details.sheet)} not found in ${display}; sheets are: ${sheets.map((n) => JSON.stringify(n)).join(", ")}.`,
         { details: { sheets } },
       );
     }
@@ -169,21 +114,122 @@ export async function getTable(deps: { policy: PathPolicy }, url: URL, res: Serv
       415,
       "unsupported_media_type",
       err.code === "no_sheets"
-        ? `${target.display} has no sheets.`
-        : `${target.display} could not be read as an .xlsx workbook (${err.details.reason ?? err.message}). Check that the file is complete.`,
+        ? `${display} has no sheets.`
+        : `${display} could not be read as an .xlsx workbook (${err.details.reason ?? err.message}). Check that the file is complete.`,
       { cause: err },
     );
   }
+}
+
+function intParam(url: URL, name: string, fallback: number): number {
+  const raw = url.searchParams.get(name);
+  if (raw === null || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) {
+    throw new AppError(
+      400,
+      "bad_request",
+      `\`${name}\` must be a whole number of 0 or more (got ${JSON.stringify(raw)}).`,
+    );
+  }
+  return n;
+}
+
+/**
+ * `GET /api/table?path=&sheet=&offset=&limit=&sort=&dir=`: one page of a table — a sheet of an .xlsx
+ * workbook, or a .csv/.tsv file of any size — as text cells with the header row apart, optionally sorted
+ * by one column. The editor reads text files up to 5 MiB; every table view reads through here.
+ */
+export async function getTable(deps: { policy: PathPolicy }, url: URL, res: ServerResponse): Promise<void> {
+  const input = url.searchParams.get("path");
+  if (!input) throw new AppError(400, "bad_request", "Missing `path` query parameter.");
+  const offset = intParam(url, "offset", 0);
+  const limit = Math.min(MAX_PAGE_ROWS, intParam(url, "limit", DEFAULT_PAGE_ROWS));
+  const sortParam = url.searchParams.get("sort");
+  const sortCol = sortParam === null || sortParam === "" ? undefined : intParam(url, "sort", 0);
+  const dirParam = url.searchParams.get("dir") ?? "asc";
+  if (dirParam !== "asc" && dirParam !== "desc") {
+    throw new AppError(400, "bad_request", `\`dir\` is "asc" or "desc" (got ${JSON.stringify(dirParam)}).`);
+  }
+  const dir: SortDir = dirParam;
+
+  const target = await deps.policy.resolveExisting(input);
+  if (!target.stats.isFile()) throw new AppError(400, "not_a_file", `${target.display} is a directory.`);
+  const lower = target.display.toLowerCase();
+  const delimited = lower.endsWith(".csv") || lower.endsWith(".tsv");
+  if (lower.endsWith(".xls")) {
+    throw new AppError(
+      415,
+      "unsupported_media_type",
+      `${target.display} is an Excel 97-2003 (.xls) workbook, which textide cannot read. Re-save it as .xlsx.`,
+    );
+  }
+  if (!delimited && !lower.endsWith(".xlsx")) {
+    throw new AppError(415, "unsupported_media_type", `${target.display} is not an .xlsx, .csv or .tsv table.`);
+  }
+
+  let cache = caches.get(deps.policy);
+  if (!cache) {
+    cache = new Map();
+    caches.set(deps.policy, cache);
+  }
+  const sheet = url.searchParams.get("sheet") || undefined;
+  const version = `${target.stats.size}:${target.stats.mtimeMs}:${delimited ? "" : (sheet ?? "")}`;
+  let entry = cache.get(target.abs);
+  if (entry?.version !== version) {
+    const { abs, display } = target;
+    const size = target.stats.size;
+    entry = {
+      version,
+      table: delimited ? openDelimited(abs, display, size) : openWorkbook(abs, display, size, sheet),
+    };
+    // A failed read is not kept: the next request tries again (the file may be fixed meanwhile).
+    entry.table.catch(() => cache.delete(abs));
+  }
+  // Most recently used last; the oldest open table is dropped.
+  cache.delete(target.abs);
+  cache.set(target.abs, entry);
+  if (cache.size > OPEN_TABLES) cache.delete(cache.keys().next().value!);
+  const table = await entry.table;
+
+  if (sortCol !== undefined && sortCol >= table.columns.length) {
+    throw new AppError(400, "bad_request", `\`sort\` is a column number from 0 to ${table.columns.length - 1}.`);
+  }
+  if (sortCol !== undefined && table.rowCount > MAX_SORT_ROWS) {
+    throw new AppError(
+      400,
+      "bad_request",
+      `${target.display} has ${table.rowCount.toLocaleString("en")} rows; sorting works on tables of up to ${MAX_SORT_ROWS.toLocaleString("en")} rows.`,
+    );
+  }
+
+  const end = Math.min(table.rowCount, offset + limit);
+  let rowNumbers: number[] = [];
+  for (let i = offset; i < end; i++) rowNumbers.push(i);
+  let rows: string[][];
+  if (sortCol === undefined) rows = await table.rows(offset, end - offset);
+  else {
+    const key = `${sortCol}:${dir}`;
+    let order = table.orders.get(key);
+    if (!order) {
+      order = table.column(sortCol).then((cells) => sortedOrder(cells, dir));
+      table.orders.clear(); // one order per table at a time: each holds 4 bytes per row
+      table.orders.set(key, order);
+    }
+    rowNumbers = Array.from((await order).subarray(offset, end));
+    rows = await table.rowsAt(rowNumbers);
+  }
   const answer: TableResponse = {
     path: target.display,
-    sheets: read.sheets,
-    sheet: read.sheet,
-    columns: read.columns,
-    rows: read.rows.slice(0, MAX_TABLE_ROWS).map((r) => r.map(cellText)),
-    totalRows: read.rows.length,
-    truncated: read.rows.length > MAX_TABLE_ROWS,
-    maxRows: MAX_TABLE_ROWS,
-    ...(read.warnings.length > 0 ? { warnings: read.warnings } : {}),
+    sheets: table.sheets,
+    sheet: table.sheet,
+    columns: table.columns,
+    rows,
+    rowNumbers,
+    offset,
+    totalRows: table.rowCount,
+    maxSortRows: MAX_SORT_ROWS,
+    ...(table.warnings.length > 0 ? { warnings: table.warnings } : {}),
   };
   sendJson(res, 200, answer);
 }

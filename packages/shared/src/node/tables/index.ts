@@ -1,2 +1,5 @@
 export * from "./cells.js";
 export * from "./xlsx.js";
+export * from "./delimited.js";
+export * from "./delimited-file.js";
+export * from "./sort.js";

@@ -1,4 +1,3 @@
-import readXlsxFile from "read-excel-file/node";
 import { type Cell, TableError, columnLetters, columnNames, dateText, isEmptyRow } from "./cells.js";
 
 /*
@@ -76,6 +75,9 @@ export function findSheet(names: readonly string[], wanted: string | number | un
  * `no_sheets`, or `sheet_not_found` (with `details.sheets`).
  */
 export async function readXlsx(bytes: Uint8Array, opts: ReadXlsxOptions = {}): Promise<XlsxTable> {
+  // Loaded at the first workbook, not with the package: the MCP server imports these modules for
+  // its file tools, and read-excel-file and its unzip stack were a quarter of its start-up.
+  const { default: readXlsxFile } = await import("read-excel-file/node");
   let workbook;
   try {
     // A Buffer: read-excel-file's Node entry would treat a string as a file path.
