@@ -45,7 +45,7 @@ export function useUploads(opts: { confirmOverwrite: (path: string) => boolean; 
         try {
           await uploadFile(path, file, { onProgress });
         } catch (err) {
-          if (!(err instanceof ApiError && err.code === "exists")) throw err;
+          if (!(err instanceof ApiError && err.type === "exists")) throw err;
           if (!optsRef.current.confirmOverwrite(path)) {
             update(id, { status: "skipped", message: "already exists (kept)" });
             continue;

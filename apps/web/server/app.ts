@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
+import type { Surface } from "@textide/shared";
 import { removeStaleTemps, type PathPolicy } from "@textide/shared/node";
 import type { WebConfig } from "./config.js";
 import { createBroadcast } from "./broadcast.js";
@@ -112,6 +113,16 @@ export function createWebServer({ config, policy, log = consoleLogger, runtime, 
   const stopCalls = calls?.onCall((call) => broadcast.mcpCall(call));
   if (calls) routes["/api/mcp-calls"] = { GET: (_url, _req, res) => getMcpCalls(calls, res) };
 
+  /** Where a route's errors happened, for their `${type}:${surface}` code. */
+  const surfaceOf = (target: string): Surface => {
+    const pathname = target.split("?", 1)[0] ?? "";
+    if (pathname === "/api/table") return "table";
+    if (pathname === "/api/threads" || pathname.startsWith("/api/threads/")) return "thread";
+    if (pathname === "/api/model") return "agent";
+    if (pathname === "/api/mcp-calls") return "mcp";
+    return pathname in routes && pathname !== "/api/health" ? "file" : "api";
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? "GET";
     checkRequestTarget(req);
@@ -126,16 +137,18 @@ export function createWebServer({ config, policy, log = consoleLogger, runtime, 
     if (threadId) {
       if (method !== "GET") {
         throw new AppError(405, "method_not_allowed", `${method} is not allowed on ${url.pathname}.`, {
+          surface: "api",
           headers: { allow: "GET" },
         });
       }
       return getThread(runtime, threadId, res);
     }
     const route = routes[url.pathname];
-    if (!route) throw new AppError(404, "not_found", `No route ${url.pathname}.`);
+    if (!route) throw new AppError(404, "not_found", `No route ${url.pathname}.`, { surface: "api" });
     const handler = route[method];
     if (!handler) {
       throw new AppError(405, "method_not_allowed", `${method} is not allowed on ${url.pathname}.`, {
+        surface: "api",
         headers: { allow: Object.keys(route).join(", ") },
       });
     }
@@ -147,7 +160,7 @@ export function createWebServer({ config, policy, log = consoleLogger, runtime, 
       const appErr = toAppError(err);
       if (appErr.status >= 500)
         log.error("request failed", { url: req.url, err: String(err), stack: (err as Error).stack });
-      sendError(res, appErr);
+      sendError(res, appErr, surfaceOf(req.url ?? "/"));
     });
   }
 

@@ -1,37 +1,41 @@
+import { errorCode, type ErrorCode, type ErrorType, type Surface } from "@textide/shared";
 import { isFsError, type FsError } from "@textide/shared/node";
-import type { FsErrorCode } from "@textide/shared";
 
-/** Codes of web-server errors that are not file-system errors. */
-export type HttpErrorCode =
-  | "bad_request"
-  | "unauthorized"
-  | "forbidden"
-  | "not_found"
-  | "method_not_allowed"
-  | "too_large"
-  | "unsupported_media_type"
-  | "conflict"
-  | "internal";
-
-/** An error the HTTP layer turns into `{error: {code, message, ...details}}` with `status`. */
+/**
+ * The web server's one error class. Its `type` says what went wrong; the surface (where) is its own
+ * when given, else that of the route or socket event it escaped from (`codeOn`). REST answers
+ * `{error: {code, message, ...details}}` with `status`; socket acks `{code, message}`.
+ */
 export class AppError extends Error {
   override readonly name = "AppError";
-  readonly code: HttpErrorCode | FsErrorCode;
+  readonly type: ErrorType;
   readonly status: number;
+  readonly surface: Surface | undefined;
   readonly details: Readonly<Record<string, unknown>>;
   readonly headers: Readonly<Record<string, string>>;
 
   constructor(
     status: number,
-    code: HttpErrorCode | FsErrorCode,
+    type: ErrorType,
     message: string,
-    options: { cause?: unknown; details?: Record<string, unknown>; headers?: Record<string, string> } = {},
+    options: {
+      cause?: unknown;
+      surface?: Surface;
+      details?: Record<string, unknown>;
+      headers?: Record<string, string>;
+    } = {},
   ) {
     super(message, { cause: options.cause });
     this.status = status;
-    this.code = code;
+    this.type = type;
+    this.surface = options.surface;
     this.details = options.details ?? {};
     this.headers = options.headers ?? {};
+  }
+
+  /** `${type}:${surface}`, on `fallback` unless the error names its own surface. */
+  codeOn(fallback: Surface): ErrorCode {
+    return errorCode(this.type, this.surface ?? fallback);
   }
 }
 
@@ -39,7 +43,7 @@ export function isAppError(e: unknown): e is AppError {
   return e instanceof Error && e.name === "AppError" && typeof (e as AppError).status === "number";
 }
 
-const FS_STATUS: Record<FsErrorCode, number> = {
+const STATUS: Record<ErrorType, number> = {
   invalid_path: 400,
   outside_root: 403,
   not_found: 404,
@@ -56,10 +60,20 @@ const FS_STATUS: Record<FsErrorCode, number> = {
   unavailable: 503,
   timeout: 504,
   internal: 500,
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  method_not_allowed: 405,
+  unsupported_media_type: 415,
 };
 
+/** An error of the agent runtime (no HTTP request behind it): the status follows from the type. */
+export function runtimeError(type: ErrorType, surface: Surface, message: string, cause?: unknown): AppError {
+  return new AppError(STATUS[type], type, message, { surface, ...(cause !== undefined ? { cause } : {}) });
+}
+
 export function fromFsError(err: FsError): AppError {
-  return new AppError(FS_STATUS[err.code], err.code, err.message, { cause: err });
+  return new AppError(STATUS[err.code], err.code, err.message, { cause: err });
 }
 
 /** Any thrown value as an AppError; unknown exceptions become a generic 500 (details are logged, not sent). */
@@ -67,20 +81,4 @@ export function toAppError(err: unknown): AppError {
   if (isAppError(err)) return err;
   if (isFsError(err)) return fromFsError(err);
   return new AppError(500, "internal", "Internal server error.", { cause: err });
-}
-
-/** An error the socket/REST layers pass on as `{code, message}` (code is `${type}:${surface}`). */
-export class RuntimeError extends Error {
-  override readonly name = "RuntimeError";
-  constructor(
-    readonly code: string,
-    message: string,
-    options: { cause?: unknown } = {},
-  ) {
-    super(message, options);
-  }
-}
-
-export function isRuntimeError(e: unknown): e is RuntimeError {
-  return e instanceof Error && e.name === "RuntimeError" && typeof (e as RuntimeError).code === "string";
 }

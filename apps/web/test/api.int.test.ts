@@ -109,7 +109,7 @@ describe("GET /api/file and /api/raw", () => {
     const r = await get("/api/file?path=images/solar-system.png");
     expect(r.status).toBe(415);
     const { error } = r.json() as ErrorBody;
-    expect(error.code).toBe("unsupported_media_type");
+    expect(error.code).toBe("unsupported_media_type:file");
     expect(error.message).toContain("/api/raw");
   });
 
@@ -117,7 +117,7 @@ describe("GET /api/file and /api/raw", () => {
     await writeFile(path.join(ws.project, "huge.txt"), Buffer.alloc(5 * 1024 * 1024 + 1, "a"));
     const r = await get("/api/file?path=huge.txt");
     expect(r.status).toBe(413);
-    expect((r.json() as ErrorBody).error.code).toBe("too_large");
+    expect((r.json() as ErrorBody).error.code).toBe("too_large:file");
   });
 
   it("serves raw bytes with MIME, nosniff, sandbox CSP, no-store and Content-Length", async () => {
@@ -143,7 +143,7 @@ describe("GET /api/file and /api/raw", () => {
   it("returns JSON errors for missing paths, directories and unknown routes", async () => {
     const missing = await get("/api/file?path=nope.txt");
     expect(missing.status).toBe(404);
-    expect((missing.json() as ErrorBody).error.code).toBe("not_found");
+    expect((missing.json() as ErrorBody).error.code).toBe("not_found:file");
     expect((await get("/api/file")).status).toBe(400);
     expect((await get("/api/raw?path=data")).status).toBe(400);
     expect((await get("/api/nothing")).status).toBe(404);
@@ -175,7 +175,7 @@ describe("PUT /api/file", () => {
     });
     expect(r.status).toBe(409);
     const { error } = r.json() as ErrorBody;
-    expect(error.code).toBe("conflict");
+    expect(error.code).toBe("conflict:file");
     expect(error.currentEtag).toMatch(/^".+"$/);
     expect(error.currentEtag).not.toBe(read.etag);
     expect(await readFile(file, "utf8")).toBe("changed elsewhere\n");
@@ -198,7 +198,7 @@ describe("PUT /api/file", () => {
     const p = input === "absolute path outside" ? written() : input;
     const r = await request(srv.port, "PUT", `/api/file?path=${q(p)}`, { body: { content: "pwned" } });
     expect(r.status).toBe(403);
-    expect((r.json() as ErrorBody).error.code).toBe("outside_root");
+    expect((r.json() as ErrorBody).error.code).toBe("outside_root:file");
     expect(existsSync(written())).toBe(false);
   });
 
@@ -215,7 +215,7 @@ describe("PUT /api/file", () => {
     for (const route of ["/api/file", "/api/raw"]) {
       const r = await get(`${route}?path=pipe`);
       expect(r.status).toBe(403);
-      expect((r.json() as ErrorBody).error.code).toBe("denied");
+      expect((r.json() as ErrorBody).error.code).toBe("denied:file");
     }
   });
 

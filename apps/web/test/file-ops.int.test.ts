@@ -61,7 +61,7 @@ describe("POST /api/fs/create", () => {
   it("answers 409 exists for a file or folder that is already there, without touching it", async () => {
     const r = await post("/api/fs/create", { path: "README.md", type: "file" });
     expect(r.status).toBe(409);
-    expect(errorOf(r).code).toBe("exists");
+    expect(errorOf(r).code).toBe("exists:file");
     expect(errorOf(r).message).toContain("README.md already exists");
     expect(await readFile(path.join(ws.project, "README.md"), "utf8")).toContain("Sample workspace");
     expect((await post("/api/fs/create", { path: "data", type: "directory" })).status).toBe(409);
@@ -77,7 +77,7 @@ describe("POST /api/fs/create", () => {
     for (const p of ["../escape.txt", path.join(ws.outside, "abs.txt"), "link-out/evil.txt", "data/../../x.txt"]) {
       const r = await post("/api/fs/create", { path: p, type: "file" });
       expect(r.status, p).toBe(403);
-      expect(errorOf(r).code, p).toBe("outside_root");
+      expect(errorOf(r).code, p).toBe("outside_root:file");
     }
     expect(await readdir(ws.outside)).toEqual(["secret.txt"]);
     expect(existsSync(path.join(ws.dir, "escape.txt"))).toBe(false);
@@ -113,14 +113,14 @@ describe("POST /api/fs/rename", () => {
   it("answers 409 when the destination exists and leaves both untouched", async () => {
     const r = await post("/api/fs/rename", { from: "notes", to: "README.md" });
     expect(r.status).toBe(409);
-    expect(errorOf(r).code).toBe("exists");
+    expect(errorOf(r).code).toBe("exists:file");
     expect(existsSync(path.join(ws.project, "notes"))).toBe(true);
   });
 
   it("answers 404 for a missing source", async () => {
     const r = await post("/api/fs/rename", { from: "nope.txt", to: "nope2.txt" });
     expect(r.status).toBe(404);
-    expect(errorOf(r).code).toBe("not_found");
+    expect(errorOf(r).code).toBe("not_found:file");
   });
 
   it("refuses to rename or move a root (403) and to move a folder into itself (400)", async () => {

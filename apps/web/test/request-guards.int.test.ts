@@ -63,7 +63,7 @@ describe("JSON bodies must be sent as application/json (6b)", () => {
       });
       expect(create.status).toBe(415);
       const error = (create.json() as ErrorBody).error;
-      expect(error.code).toBe("unsupported_media_type");
+      expect(error.code).toBe("unsupported_media_type:api");
       expect(error.message).toContain("Content-Type: application/json");
       expect(existsSync(path.join(ws.project, "csrf.txt"))).toBe(false);
 

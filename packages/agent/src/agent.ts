@@ -3,7 +3,7 @@ import { AIMessage, AIMessageChunk, HumanMessage, type BaseMessage } from "@lang
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { Command, GraphRecursionError, MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph";
-import type { AgentEvent, ModelInfo, TraceMessage } from "@textide/shared";
+import { errorCode, type AgentEvent, type ModelInfo, type TraceMessage } from "@textide/shared";
 import { buildGraph, type ApprovalDecision, type ApprovalRequest, type NodeEvent } from "./graph.js";
 import type { ModelProvider } from "./models/config.js";
 import { SYSTEM_PROMPT } from "./prompts.js";
@@ -181,7 +181,7 @@ export function createAgent(opts: AgentOptions): Agent {
         else if (input.signal?.aborted) stopReason = "cancelled";
         else {
           const message = (err as Error).message;
-          emit({ type: "error", ...ids, code: "agent_failed", message });
+          emit({ type: "error", ...ids, code: errorCode("internal", "agent"), message });
           log.warn({ runId, err: message }, "agent run failed");
           throw err;
         }

@@ -1,19 +1,3 @@
-/** Base of the agent's own errors. */
-export class AgentError extends Error {
-  override readonly name: string = "AgentError";
-  constructor(
-    readonly code: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}
-
-export function isAgentError(e: unknown): e is AgentError {
-  return e instanceof Error && typeof (e as AgentError).code === "string" && e.name === "AgentError";
-}
-
 /** Rate limits, overload and network blips are worth retrying; bad requests and auth are not. */
 export function isTransientModelError(err: unknown): boolean {
   const e = err as { status?: number; code?: string; name?: string; message?: string };

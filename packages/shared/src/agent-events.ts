@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { errorCodeSchema } from "./errors.js";
 
 /** The model in use, as shown to users (the offline planner is labelled as such). */
 export const modelInfo = z.object({ id: z.string(), label: z.string(), offline: z.boolean() });
@@ -43,7 +44,7 @@ export const agentEvent = z.discriminatedUnion("type", [
     outputs: z.array(z.string()),
     stopReason: z.enum(["done", "recursion_limit", "cancelled", "awaiting_approval"]),
   }),
-  z.object({ type: z.literal("error"), ...base, code: z.string(), message: z.string() }),
+  z.object({ type: z.literal("error"), ...base, code: errorCodeSchema, message: z.string() }),
 ]);
 
 export type AgentEvent = z.infer<typeof agentEvent>;

@@ -5,3 +5,4 @@ export * from "./agent-events.js";
 export * from "./web-events.js";
 export * from "./fuzzy.js";
 export * from "./mcp-log.js";
+export * from "./errors.js";

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ApiErrorBody, Surface } from "@textide/shared";
 import { AppError } from "../errors.js";
 
 const JSON_HEADERS = {
@@ -18,12 +19,14 @@ export function sendJson(
   res.end(text);
 }
 
-export function sendError(res: ServerResponse, err: AppError): void {
+/** `{error: {code, message, ...details}}` (`ApiErrorBody`); `surface` is the route's, unless the error has its own. */
+export function sendError(res: ServerResponse, err: AppError, surface: Surface): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  sendJson(res, err.status, { error: { code: err.code, message: err.message, ...err.details } }, err.headers);
+  const body = { error: { ...err.details, code: err.codeOn(surface), message: err.message } } satisfies ApiErrorBody;
+  sendJson(res, err.status, body, err.headers);
 }
 
 /**
@@ -38,7 +41,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
       415,
       "unsupported_media_type",
       "Send the request body as JSON with the header `Content-Type: application/json`.",
-      { headers: { connection: "close" } },
+      { surface: "api", headers: { connection: "close" } },
     );
   }
   const declared = Number(req.headers["content-length"] ?? "0");
@@ -51,11 +54,11 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString("utf8");
-  if (text.trim() === "") throw new AppError(400, "bad_request", "The request needs a JSON body.");
+  if (text.trim() === "") throw new AppError(400, "bad_request", "The request needs a JSON body.", { surface: "api" });
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    throw new AppError(400, "bad_request", "The request body is not valid JSON.", { cause: err });
+    throw new AppError(400, "bad_request", "The request body is not valid JSON.", { surface: "api", cause: err });
   }
 }
 
@@ -66,6 +69,7 @@ function mediaType(header: string | undefined): string | undefined {
 
 function tooLarge(limit: number): AppError {
   return new AppError(413, "too_large", `The request body exceeds ${limit} bytes.`, {
+    surface: "api",
     headers: { connection: "close" },
   });
 }

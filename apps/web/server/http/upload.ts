@@ -60,7 +60,8 @@ export async function putUpload(deps: UploadDeps, url: URL, req: IncomingMessage
  */
 function closingConnection(err: unknown): AppError {
   const e = toAppError(err);
-  return new AppError(e.status, e.code, e.message, {
+  return new AppError(e.status, e.type, e.message, {
+    ...(e.surface ? { surface: e.surface } : {}),
     cause: err,
     details: { ...e.details },
     headers: { ...e.headers, connection: "close" },

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { createAgent, NodeSqliteSaver, type AgentLogger, type ServerSpec, type ServerStatus } from "@textide/agent";
 import type { AgentEvent, ModelInfo, TraceMessage } from "@textide/shared";
-import { RuntimeError } from "../errors.js";
+import { runtimeError } from "../errors.js";
 import { silentLogger, type Logger } from "../log.js";
 import { mcpServerCommand } from "../mcp/server-command.js";
 import { createBundledAgent } from "./bundled-agent.js";
@@ -97,7 +97,7 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
 
   const spec = (): ServerSpec => {
     if (deps.serverSpec) return deps.serverSpec;
-    if (!deps.mcpServerBin) throw new RuntimeError("unavailable:mcp", "No bundled MCP server is configured.");
+    if (!deps.mcpServerBin) throw runtimeError("unavailable", "mcp", "No bundled MCP server is configured.");
     return mcpServerCommand({
       bin: deps.mcpServerBin,
       projectRoot: deps.projectRoot,
@@ -124,8 +124,9 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
       const threadId = input.threadId;
       if (threadId !== undefined && !runs.isBusy(threadId)) {
         if (runs.isAwaitingApproval(threadId) || (await reader.pendingApproval(threadId))) {
-          throw new RuntimeError(
-            "conflict:approval",
+          throw runtimeError(
+            "conflict",
+            "approval",
             "This conversation is waiting for your approval: approve or deny the pending step before sending another message.",
           );
         }
@@ -137,11 +138,11 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
 
     async approve(threadId, decision, onEvent) {
       if (approveTools.length === 0) {
-        throw new RuntimeError("bad_request:agent", "Approvals are not configured (set TEXTIDE_APPROVE).");
+        throw runtimeError("bad_request", "agent", "Approvals are not configured (set TEXTIDE_APPROVE).");
       }
       // After a restart the pending approval is only in the checkpointer.
       if (!runs.isAwaitingApproval(threadId) && !(await reader.pendingApproval(threadId))) {
-        throw new RuntimeError("not_found:approval", `Thread ${threadId} has no pending approval.`);
+        throw runtimeError("not_found", "approval", `Thread ${threadId} has no pending approval.`);
       }
       return runs.launch(threadId, ready, { resume: decision }, onEvent);
     },

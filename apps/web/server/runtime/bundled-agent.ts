@@ -8,7 +8,7 @@ import {
   type ServerSpec,
   type ServerStatus,
 } from "@textide/agent";
-import { RuntimeError } from "../errors.js";
+import { runtimeError } from "../errors.js";
 import type { Logger } from "../log.js";
 
 /** The MCP server name the bundled server is registered under (tool names are not prefixed by it). */
@@ -52,9 +52,9 @@ export function createBundledAgent(deps: BundledAgentDeps): BundledAgent {
     // First start, or the bundled server died: (re)connect, which respawns it, and rediscover its tools.
     const status = await hub.connectAll();
     const down = status.find((s) => !s.connected);
-    if (down) throw new RuntimeError("unavailable:mcp", `The MCP server "${down.name}" is unavailable: ${down.error}`);
+    if (down) throw runtimeError("unavailable", "mcp", `The MCP server "${down.name}" is unavailable: ${down.error}`);
     const tools = agent ? await toolSet.refresh() : await toolSet.tools();
-    if (tools.length === 0) throw new RuntimeError("unavailable:mcp", "The bundled MCP server offers no tools.");
+    if (tools.length === 0) throw runtimeError("unavailable", "mcp", "The bundled MCP server offers no tools.");
     if (agent) deps.log.warn("bundled MCP server restarted", {});
     agent = createAgent({ ...deps.options, log: deps.agentLog, tools });
     return agent;

@@ -1,6 +1,6 @@
 import type { Agent, RunResult } from "@textide/agent";
 import type { AgentEvent } from "@textide/shared";
-import { isRuntimeError, RuntimeError } from "../errors.js";
+import { isAppError, runtimeError } from "../errors.js";
 import type { Logger } from "../log.js";
 
 export interface RunHandle {
@@ -44,17 +44,17 @@ export class RunBook {
     input: RunInput,
     onEvent: (e: AgentEvent) => void,
   ): Promise<RunHandle> {
-    if (this.closed) throw new RuntimeError("unavailable:agent", "The agent runtime is shutting down.");
+    if (this.closed) throw runtimeError("unavailable", "agent", "The agent runtime is shutting down.");
     if (this.busy.has(threadId))
-      throw new RuntimeError("conflict:agent", `Thread ${threadId} already has a run under way.`);
+      throw runtimeError("conflict", "agent", `Thread ${threadId} already has a run under way.`);
     this.busy.set(threadId, "");
     let agent: Agent;
     try {
       agent = await ready();
     } catch (err) {
       this.busy.delete(threadId);
-      if (isRuntimeError(err)) throw err;
-      throw new RuntimeError("unavailable:mcp", (err as Error).message, { cause: err });
+      if (isAppError(err)) throw err;
+      throw runtimeError("unavailable", "mcp", (err as Error).message, err);
     }
     const controller = new AbortController();
     return new Promise<RunHandle>((resolve, reject) => {
@@ -85,7 +85,7 @@ export class RunBook {
           },
           (err: unknown) => {
             this.log.warn("agent run failed", { threadId, err: String(err) });
-            if (!started) reject(new RuntimeError("internal:agent", (err as Error).message, { cause: err }));
+            if (!started) reject(runtimeError("internal", "agent", (err as Error).message, err));
           },
         )
         .finally(() => {

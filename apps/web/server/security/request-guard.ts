@@ -25,7 +25,9 @@ function hostnameOf(hostHeader: string): string | undefined {
 export function checkRequestTarget(req: IncomingMessage): void {
   const target = req.url ?? "";
   if (!target.startsWith("/") || target.startsWith("//")) {
-    throw new AppError(400, "bad_request", "Bad request: the request target must be a path such as /api/health.");
+    throw new AppError(400, "bad_request", "Bad request: the request target must be a path such as /api/health.", {
+      surface: "api",
+    });
   }
 }
 
@@ -37,12 +39,14 @@ export function checkHostAndOrigin(req: IncomingMessage, allowed: Set<string>, c
   const host = req.headers.host;
   const hostname = host === undefined ? undefined : hostnameOf(host);
   if (host === undefined || hostname === undefined || !allowed.has(hostname)) {
-    throw new AppError(403, "forbidden", "Forbidden: Host header not allowed.");
+    throw new AppError(403, "forbidden", "Forbidden: Host header not allowed.", { surface: "api" });
   }
   if (!checkOrigin) return;
   const origin = req.headers.origin;
   if (origin !== undefined && !isOwnOrigin(origin, host)) {
-    throw new AppError(403, "forbidden", "Forbidden: cross-origin requests may not change files.");
+    throw new AppError(403, "forbidden", "Forbidden: cross-origin requests may not change files.", {
+      surface: "api",
+    });
   }
 }
 
@@ -65,6 +69,7 @@ export function checkBearer(req: IncomingMessage, token: string): void {
   const expected = Buffer.from(token);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw new AppError(401, "unauthorized", "Unauthorized: send `Authorization: Bearer <TEXTIDE_IDE_TOKEN>`.", {
+      surface: "api",
       headers: { "www-authenticate": 'Bearer realm="textide-ide"' },
     });
   }

@@ -2,6 +2,7 @@ import {
   agentApproveRequest,
   agentCancelRequest,
   agentRunRequest,
+  errorCode,
   type Ack,
   type AgentEvent,
   type ClientToServerEvents,
@@ -11,7 +12,7 @@ import type { Socket } from "socket.io";
 import { z } from "zod";
 import type { Broadcast } from "../broadcast.js";
 import type { Logger } from "../log.js";
-import { isRuntimeError, RuntimeError } from "../errors.js";
+import { isAppError, runtimeError } from "../errors.js";
 import type { AgentRuntime } from "../runtime/agent-runtime.js";
 import type { Io } from "./io.js";
 
@@ -39,16 +40,19 @@ export function registerAgentHandlers(io: Io, runtime: AgentRuntime, broadcast: 
       const reply: Ack<T> = typeof ack === "function" ? (ack as Ack<T>) : () => undefined;
       const parsed = schema.safeParse(payload);
       if (!parsed.success) {
-        reply({ ok: false, error: { code: "bad_request:socket", message: describeIssues(parsed.error) } });
+        reply({
+          ok: false,
+          error: { code: errorCode("bad_request", "socket"), message: describeIssues(parsed.error) },
+        });
         return;
       }
       action(parsed.data).then(
         (data) => reply({ ok: true, data }),
         (err: unknown) => {
-          if (!isRuntimeError(err)) log.error(`${event} failed`, { err: String(err), stack: (err as Error).stack });
-          const error = isRuntimeError(err)
-            ? { code: err.code, message: err.message }
-            : { code: "internal:socket", message: "The request failed." };
+          if (!isAppError(err)) log.error(`${event} failed`, { err: String(err), stack: (err as Error).stack });
+          const error = isAppError(err)
+            ? { code: err.codeOn("socket"), message: err.message }
+            : { code: errorCode("internal", "socket"), message: "The request failed." };
           reply({ ok: false, error });
         },
       );
@@ -61,7 +65,7 @@ export function registerAgentHandlers(io: Io, runtime: AgentRuntime, broadcast: 
     handle(socket, "agent/cancel", agentCancelRequest, async ({ runId }) => {
       await Promise.resolve();
       if (!runtime.cancel(runId)) {
-        throw new RuntimeError("not_found:run", `No active run ${runId}.`);
+        throw runtimeError("not_found", "run", `No active run ${runId}.`);
       }
       return { runId };
     });
