@@ -245,8 +245,9 @@ def child_main(req, out_w, res_w, base_kb):
 
 
 def kill_run():
-    """Kills every process of the run (all but init and us in this PID namespace) and reaps them."""
-    for _ in range(1000):
+    """Kills every process of the run (all but init and us in this PID namespace) and reaps them.
+    False when some did not go within about 300 ms: the server then replaces the whole sandbox."""
+    for _ in range(300):
         try:
             os.kill(-1, signal.SIGKILL)
         except ProcessLookupError:
@@ -255,8 +256,14 @@ def kill_run():
             while os.waitpid(-1, os.WNOHANG) != (0, 0):
                 pass
         except ChildProcessError:
-            return
+            return True
         time.sleep(0.001)
+    return False
+
+
+def count_processes():
+    """Processes in this PID namespace besides bwrap's init and the zygote."""
+    return sum(1 for name in os.listdir("/proc") if name.isdigit()) - 2
 
 
 def clean_scratch():
@@ -342,18 +349,25 @@ def supervise(req, base_kb):
     sel.register(out_r, selectors.EVENT_READ, "out")
     sel.register(res_r, selectors.EVENT_READ, "res")
     sel.register(pidfd, selectors.EVENT_READ, "exit")
-    status, timed_out = None, False
-    while status is None:
-        remaining = deadline - time.monotonic()
+    status, timed_out, too_many = None, False, False
+    next_count = 0.0
+    while status is None and not too_many:
+        now = time.monotonic()
+        remaining = deadline - now
         if remaining <= 0:
             timed_out = True
             break
-        for key, _ in sel.select(remaining):
+        # RLIMIT_NPROC does not bind when the server runs as root (the kernel exempts root's
+        # processes), so the run's processes are also counted here, every 20 ms.
+        if now >= next_count:
+            next_count = now + 0.02
+            too_many = count_processes() > MAX_PROCESSES
+        for key, _ in sel.select(min(remaining, 0.02)):
             if key.data == "exit":
                 status = os.waitpid(pid, 0)[1]
             elif not take(key.fd, key.data):
                 sel.unregister(key.fd)
-    kill_run()
+    converged = kill_run()
     # Every writer is dead now: read what is left up to end of file.
     for fd, which in ((out_r, "out"), (res_r, "res")):
         os.set_blocking(fd, False)
@@ -380,7 +394,9 @@ def supervise(req, base_kb):
             except ValueError:
                 outcome = None
     cpu_s = int(req["timeoutMs"] / 1000) + 1
-    if timed_out:
+    if too_many:
+        outcome = {"error": {"kind": "limit", "message": f"The run started more than {MAX_PROCESSES} processes and was stopped."}}
+    elif timed_out:
         outcome = {"error": {"kind": "timeout", "message": f"Time limit of {req['timeoutMs']} ms reached."}}
     elif outcome is None or not isinstance(outcome, dict):
         outcome = {"error": describe_exit(status, req["timeoutMs"], cpu_s)}
@@ -392,6 +408,7 @@ def supervise(req, base_kb):
         "logsTruncated": logs_truncated,
         "outputs": outputs[:MAX_OUTPUT_PATHS],
         "runMs": round((time.monotonic() - started) * 1000, 2),
+        "dirty": not converged,
     }
 
 

@@ -132,7 +132,8 @@ export class PythonPool {
       });
     });
     if (typeof answer === "string") {
-      this.retire(z);
+      this.zygotes.delete(z);
+      await z.killAndWait();
       job.resolve(
         answer === "cancelled"
           ? failed("runtime", CANCELLED, queueMs, started)
@@ -146,7 +147,11 @@ export class PythonPool {
       this.pump();
       return;
     }
-    if (z.dead) this.zygotes.delete(z);
+    if (answer.dirty) {
+      // A process of the run outlived the zygote's cleanup: nothing of it may outlive the call.
+      this.zygotes.delete(z);
+      await z.killAndWait();
+    } else if (z.dead) this.zygotes.delete(z);
     else this.idle.push(z);
     const collectStart = performance.now();
     const { files, images } = await collectOutputs(this.opts.policy, answer.outputs);

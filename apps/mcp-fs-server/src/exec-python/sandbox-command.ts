@@ -15,6 +15,8 @@ export const APT_LINE =
 /** Where the sandbox sees the workspace: project entries read-only, generated_assets writable. */
 export const SANDBOX_WORKSPACE = "/workspace";
 const SANDBOX_ZYGOTE_DIR = "/opt/textide";
+const TMP_BYTES = 256 * 1024 * 1024;
+const SHM_BYTES = 64 * 1024 * 1024;
 
 export interface PythonSandbox {
   command: "bwrap";
@@ -90,8 +92,17 @@ export function pythonSandbox(
     ...["/etc/alternatives", "/etc/ld.so.cache", "/etc/matplotlibrc", "/etc/fonts"].flatMap(ro),
     "--proc",
     "/proc",
+    // tmpfs lives in RAM: sized, so a run cannot fill memory through /tmp, /dev/shm or /dev itself.
     "--dev",
     "/dev",
+    "--size",
+    String(SHM_BYTES),
+    "--tmpfs",
+    "/dev/shm",
+    "--remount-ro",
+    "/dev",
+    "--size",
+    String(TMP_BYTES),
     "--tmpfs",
     "/tmp",
     "--ro-bind",

@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { createInterface } from "node:readline";
 import type { ExecErrorKind } from "../exec/errors.js";
 import type { Logger } from "../log.js";
@@ -13,6 +15,8 @@ export interface ZygoteResult {
   logsTruncated: boolean;
   outputs: string[];
   runMs: number;
+  /** Some process of the run would not die: the sandbox must be replaced. */
+  dirty?: boolean;
 }
 
 export interface ZygoteRequest {
@@ -109,4 +113,33 @@ export class Zygote {
     this.dead = true;
     this.child.kill("SIGKILL");
   }
+
+  /**
+   * Kills the sandbox and waits (up to 5 s) until every process that was in it is gone: bwrap's
+   * init dies with its parent, and the kernel then kills the rest of its PID namespace.
+   */
+  async killAndWait(): Promise<void> {
+    const pids = this.child.pid !== undefined ? processTree(this.child.pid) : [];
+    this.kill();
+    for (let waited = 0; waited < 5000 && pids.some((p) => existsSync(`/proc/${p}`)); waited += 10) await sleep(10);
+  }
+}
+
+/** A process and all its descendants, from /proc (Linux). */
+export function processTree(root: number): number[] {
+  const out: number[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const pid = stack.pop()!;
+    out.push(pid);
+    try {
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        const kids = readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").trim();
+        if (kids) stack.push(...kids.split(/\s+/).map(Number));
+      }
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  return out;
 }
