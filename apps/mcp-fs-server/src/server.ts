@@ -80,7 +80,9 @@ export async function createFsServer(opts: FsServerOptions): Promise<FsServer> {
         }),
       }
     : undefined;
-  exec?.pool.warm();
+  // No runner yet: starting one (isolated-vm, vega, resvg: about a second of CPU) would compete with
+  // the client's handshake (spawn → initialize → tools/list) on a small machine. The first tool call
+  // starts it in the background (defineTool), and an exec_run_js that comes first starts its own.
   const python = exec && opts.exec ? startPython(opts.exec, policy, exec.audit, log) : undefined;
   const sqlOpts = opts.sql ?? (opts.exec ? { sandbox: opts.exec.sandbox } : false);
   // Started at the first call (or by main at start-up): tests that never query pay nothing for it.

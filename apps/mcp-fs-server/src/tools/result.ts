@@ -71,6 +71,8 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(
       // `event` is what the web server's call log matches (packages/shared/src/mcp-log.ts), not `msg`.
       const logFields = { event: MCP_LOG_EVENT.toolCall, tool: name, correlationId, args: summarizeArgs(args) };
       try {
+        // The sandbox runner starts with the first tool call, not with the process (see server.ts).
+        ctx.exec?.pool.warm();
         const outcome = await handler(args, req, correlationId, progressFor(req));
         ctx.log.info(
           { ...logFields, ms: round(performance.now() - started), outcome: outcome.isError ? "tool_error" : "ok" },

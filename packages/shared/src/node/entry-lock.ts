@@ -1,4 +1,3 @@
-import lockfile from "proper-lockfile";
 import type { AnchoredPath } from "./path-policy.js";
 import { FsError } from "./fs-error.js";
 
@@ -19,6 +18,9 @@ const UPDATE_MS = 2_000;
  * directory made with `mkdir` in the entry's checked parent (atomic on local and network disks).
  */
 export async function withEntryLock<T>(target: AnchoredPath, fn: () => Promise<T>): Promise<T> {
+  // Loaded at the first locked write: proper-lockfile patches `fs` through graceful-fs when it loads,
+  // a tenth of the MCP server's start-up, and most sessions read before they write.
+  const { default: lockfile } = await import("proper-lockfile");
   let release: () => Promise<void>;
   try {
     release = await lockfile.lock(target.at, {
