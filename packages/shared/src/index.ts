@@ -4,5 +4,6 @@ export * from "./tool-schemas.js";
 export * from "./agent-events.js";
 export * from "./web-events.js";
 export * from "./fuzzy.js";
+export * from "./is-record.js";
 export * from "./mcp-log.js";
 export * from "./errors.js";

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { isRecord } from "@textide/shared";
 import { type Cell, columnNames, isTableError, problemText, readDelimited, readXlsx } from "@textide/shared/node";
 import { ExecError } from "./errors.js";
 
@@ -188,10 +189,6 @@ async function parseXlsx(bytes: Uint8Array, base: string, sheet: string | number
 const JSON_SHAPE =
   'readTable expects JSON that is an array of row objects, like [{"name": "Io", "diameter": 3643}, ...], ' +
   'or an object with exactly one such array, like {"moons": [...]}';
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
 
 /** An own property's value; `o[key]` would read the prototype for a parsed "__proto__" key. */
 function own(o: Record<string, unknown>, key: string): unknown {

@@ -1,4 +1,5 @@
 import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { isRecord } from "@textide/shared";
 import type { ModelProvider } from "./config.js";
 
 /**
@@ -100,10 +101,6 @@ function splitToolContent(content: ToolMessage["content"]): { text: string; imag
     else texts.push(`[unsupported ${isRecord(block) ? String(block.type) : typeof block} block omitted]`);
   }
   return { text: texts.join("\n"), images };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
 }
 
 /** Any of LangChain's image block shapes (OpenAI-style, legacy v0 data block, v1 standard block) → image_url. */

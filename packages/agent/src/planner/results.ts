@@ -1,3 +1,4 @@
+import { isRecord } from "@textide/shared";
 import type { Step } from "./types.js";
 import { str } from "./text.js";
 
@@ -11,10 +12,6 @@ export interface FoundEntry {
   type: "file" | "directory" | "symlink" | "other";
   root?: string;
   lines?: { line: number; text: string }[];
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
 /** Matches of an fs_search_files result. */

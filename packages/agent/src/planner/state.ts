@@ -1,4 +1,5 @@
 import type { BaseMessage } from "@langchain/core/messages";
+import { isRecord } from "@textide/shared";
 import {
   WIRE,
   type PlannedStep,
@@ -41,10 +42,6 @@ function markersOf(m: BaseMessage): Map<string, StepMarker> {
     out.set(id, { step: v.step as PlannedStep, ...(typeof v.file === "string" ? { file: v.file } : {}) });
   }
   return out;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
 /** A message's type without relying on class identity (messages may come from another copy of langchain). */

@@ -1,3 +1,4 @@
+import { isRecord } from "@textide/shared";
 import type { ColumnProfile, TableProfile } from "./types.js";
 import { TABLE_EXTENSIONS } from "./vocabulary.js";
 
@@ -6,10 +7,6 @@ import { TABLE_EXTENSIONS } from "./vocabulary.js";
  * exec_run_js results. They are validated loosely: a result that does not fit is treated as
  * "no information", never trusted blindly.
  */
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
 
 function toColumn(v: unknown): ColumnProfile | undefined {
   if (!isRecord(v) || typeof v.name !== "string") return undefined;
