@@ -1,4 +1,4 @@
-import { readFile, stat } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readXlsx } from "@textide/shared/node";
@@ -73,6 +73,20 @@ describe("sql_query reads each file type by its workspace path", () => {
     expect(r.rows[0]![0]).toBeCloseTo(PEOPLE.reduce((s, p) => s + p.score, 0) / PEOPLE.length, 10);
     const d = await sql(`SELECT count(*) FROM read_csv('gen/people.tsv', delim='\t', header=true) WHERE age > 50`);
     expect(d.rows).toEqual([[PEOPLE.filter((p) => p.age > 50).length]]);
+  });
+
+  it("sees a file's new content after it changed (the sandbox's copy is keyed by inode, size and times)", async () => {
+    const file = path.join(c.ws.project, "gen/changing.csv");
+    await writeFile(file, "k,v\na,1\nb,2\n");
+    expect((await sql(`SELECT sum(v) FROM 'gen/changing.csv'`)).rows).toEqual([[3]]);
+    expect((await sql(`SELECT sum(v) FROM 'gen/changing.csv'`)).rows).toEqual([[3]]);
+    await writeFile(file, "k,v\na,1\nb,2\nc,40\n");
+    expect((await sql(`SELECT sum(v) FROM 'gen/changing.csv'`)).rows).toEqual([[43]]);
+    // The table form and read_csv (which gets the CSV itself) agree on columns, types and rows.
+    const table = await sql(`SELECT * FROM 'gen/big.csv' ORDER BY id LIMIT 50`);
+    const fn = await sql(`SELECT * FROM read_csv('gen/big.csv') ORDER BY id LIMIT 50`);
+    expect(table.columns).toEqual(fn.columns);
+    expect(table.rows).toEqual(fn.rows);
   });
 
   it("quotes paths with a single quote in them the SQL way", async () => {

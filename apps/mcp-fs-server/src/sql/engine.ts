@@ -6,6 +6,7 @@ import { ExecError, isExecError } from "../exec/errors.js";
 import type { RunOutcome, WrittenFile } from "../exec/protocol.js";
 import { mimeOf } from "../fs/mime.js";
 import { SQL_LIMITS } from "./limits.js";
+import { sqlString } from "./literals.js";
 import type { PlannedOutput, Rewritten, Staging } from "./staging.js";
 import { jsonValue } from "./values.js";
 
@@ -71,10 +72,6 @@ export async function runSql(
   let result: SqlResult | undefined;
   let error: RunOutcome["error"];
   try {
-    rewritten = await deps.staging.rewrite(job.sql);
-    if (rewritten.outputs.length > SQL_LIMITS.maxOutputs) {
-      throw new ExecError("limit", `At most ${SQL_LIMITS.maxOutputs} COPY … TO files per query.`);
-    }
     db = await DuckDBInstance.create(":memory:", {
       threads: String(SQL_LIMITS.threads),
       memory_limit: `${req.memoryMb}MB`,
@@ -89,6 +86,14 @@ export async function runSql(
       timedOut = true;
       c.interrupt();
     }, req.timeoutMs);
+    rewritten = await deps.staging.rewrite(job.sql, async (src, dest) => {
+      await c.run(`COPY (SELECT * FROM ${sqlString(src)}) TO ${sqlString(dest)} (FORMAT parquet)`);
+    });
+    // An interrupted conversion falls back to the CSV: the interrupt was spent, so stop here.
+    if (timedOut) throw new ExecError("timeout", "interrupted while preparing the files");
+    if (rewritten.outputs.length > SQL_LIMITS.maxOutputs) {
+      throw new ExecError("limit", `At most ${SQL_LIMITS.maxOutputs} COPY … TO files per query.`);
+    }
     result = await execute(conn, rewritten.sql, job.maxRows);
     outputs = await commitOutputs(rewritten.outputs, deps.policy);
   } catch (err) {
@@ -229,7 +234,7 @@ function classify(
     scratch: string;
   },
 ): NonNullable<RunOutcome["error"]> {
-  if (isExecError(err)) return { kind: err.kind, message: err.message };
+  if (isExecError(err) && !s.timedOut) return { kind: err.kind, message: err.message };
   let message = (err instanceof Error ? err.message : String(err)).replace(/^Failed to extract statements: /, "");
   // The user's own paths, never the scratch copies, in what the model reads.
   for (const [scratch, original] of s.names ?? []) message = message.replaceAll(scratch, original);

@@ -23,6 +23,16 @@ const READABLE = new Set([".csv", ".tsv", ".json", ".jsonl", ".ndjson", ".parque
 export const WRITABLE = new Set([".csv", ".json", ".parquet"]);
 /** Keywords after which a literal names a table, so a missing file is an error rather than a value. */
 const TABLE_POSITION = new Set(["FROM", "JOIN"]);
+/** Text tables that are converted to Parquet once when named as a table (see `Converter`). */
+const CONVERTIBLE = new Set([".csv", ".tsv"]);
+
+/**
+ * Writes `FROM 'src'` as Parquet to `dest` (throws when DuckDB cannot read `src`). A CSV is parsed
+ * again on every query that scans it; the Parquet copy holds the same columns and types (those
+ * `FROM 'x.csv'` infers) and is read many times faster. Functions such as read_csv('x.csv', …) still
+ * get the CSV itself, since their options change how it is read.
+ */
+export type Converter = (src: string, dest: string) => Promise<void>;
 
 export interface PlannedOutput {
   /** Workspace path (`generated_assets/…`). */
@@ -61,14 +71,16 @@ export class Staging {
   }
 
   /** Rewrites every workspace path in `sql` to a scratch path. Throws ExecError (policy, runtime, limit). */
-  async rewrite(sql: string): Promise<Rewritten> {
+  async rewrite(sql: string, convert?: Converter): Promise<Rewritten> {
     const names = new Map<string, string>();
     const outputs: PlannedOutput[] = [];
     let out = "";
     let at = 0;
     for (const lit of findLiterals(sql)) {
       const replacement =
-        lit.before === "TO" ? this.planOutput(lit.value, outputs) : await this.stageInput(lit.value, lit.before);
+        lit.before === "TO"
+          ? this.planOutput(lit.value, outputs)
+          : await this.stageInput(lit.value, lit.before, convert);
       if (replacement === undefined) continue;
       names.set(replacement, lit.value);
       out += sql.slice(at, lit.start) + sqlString(replacement);
@@ -103,7 +115,7 @@ export class Staging {
   }
 
   /** The scratch copy for a workspace file named in the SQL, or undefined to leave the literal alone. */
-  private async stageInput(value: string, before: string): Promise<string | undefined> {
+  private async stageInput(value: string, before: string, convert?: Converter): Promise<string | undefined> {
     const { file, sheet } = splitSheet(value);
     const ext = path.extname(file).toLowerCase();
     if (!READABLE.has(ext)) return undefined;
@@ -125,20 +137,23 @@ export class Staging {
       }
       const s = opened.stats;
       const key = `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${sheet ?? ""}`;
-      const hit = this.cache.get(key);
-      if (hit) {
-        // Map order is the eviction order: a file used again moves to the back.
-        this.cache.delete(key);
-        this.cache.set(key, hit);
-        return hit.file;
-      }
       const name = createHash("sha256").update(key).digest("hex").slice(0, 24);
-      const entry =
+      const copy = await this.cached(key, () =>
         ext === ".xlsx"
-          ? await this.stageWorkbook(opened, sheet, path.join(this.inDir, `${name}.json`))
-          : copyFromDescriptor(opened.fd, path.join(this.inDir, `${name}${ext}`));
-      this.remember(key, entry);
-      return entry.file;
+          ? this.stageWorkbook(opened, sheet, path.join(this.inDir, `${name}.json`))
+          : Promise.resolve(copyFromDescriptor(opened.fd, path.join(this.inDir, `${name}${ext}`))),
+      );
+      if (!convert || !CONVERTIBLE.has(ext) || !TABLE_POSITION.has(before)) return copy;
+      // A file DuckDB cannot convert is queried as it is, so the error the model sees is the real one.
+      const dest = path.join(this.inDir, `${name}.parquet`);
+      const parquet = await this.cached(`${key}:parquet`, async () => {
+        await convert(copy, dest);
+        return { file: dest, bytes: statSync(dest).size };
+      }).catch(() => {
+        rmSync(dest, { force: true });
+        return undefined;
+      });
+      return parquet ?? copy;
     } finally {
       closeSync(opened.fd);
     }
@@ -183,6 +198,20 @@ export class Staging {
       closeSync(fd);
     }
     return { file, bytes: data.byteLength };
+  }
+
+  /** The cached scratch file for `key`, made by `make` when missing. */
+  private async cached(key: string, make: () => Promise<CacheEntry>): Promise<string> {
+    const hit = this.cache.get(key);
+    if (hit) {
+      // Map order is the eviction order: a file used again moves to the back.
+      this.cache.delete(key);
+      this.cache.set(key, hit);
+      return hit.file;
+    }
+    const entry = await make();
+    this.remember(key, entry);
+    return entry.file;
   }
 
   private remember(key: string, entry: CacheEntry): void {
