@@ -103,7 +103,7 @@ const CYCLE_CHECKED = [
   "apps/mcp-fs-server/src/**/*.ts",
   "apps/web/server/**/*.ts",
   "apps/web/{app,components,hooks,lib}/**/*.{ts,tsx}",
-  // Ignored by `npm run lint`; packages/shared/test/layering.test.ts lints them to prove the rule is live.
+  // Ignored by `npm run lint`; packages/shared/test/layering.int.test.ts lints them to prove the rule is live.
   "packages/shared/test/fixtures/layering/cycle-*.ts",
 ];
 
@@ -116,7 +116,7 @@ export default tseslint.config(
       "project_root/**",
       "generated_assets/**",
       "bench/.work/**",
-      // Forbidden imports on purpose; packages/shared/test/layering.test.ts lints them explicitly.
+      // Forbidden imports on purpose; packages/shared/test/layering.int.test.ts lints them explicitly.
       "packages/shared/test/fixtures/layering/**",
     ],
   },

@@ -6,6 +6,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 // The repo's real eslint.config.mjs decides these results: each fixture is linted as if it lived in one
 // layer (ESLint picks the rules by that path), so this fails if a layer's rule is missing, is replaced by a
 // later block, or stops naming what the layer may import. `npm run lint` ignores these fixtures.
+// An integration test: it runs ESLint with the TypeScript program and the import resolver (tens of seconds
+// on a busy machine), which `npm run test:unit` must not wait for.
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 const FIXTURES = fileURLToPath(new URL("fixtures/layering/", import.meta.url));
 
