@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -76,6 +76,22 @@ interface Case {
 }
 
 const abs = (name: string) => path.join(outside, name);
+
+/** Pids of sql workers started for `project` (their command line names the worker script and the root). */
+function workerPids(project: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      if (cmd[0] === process.execPath && cmd.some((a) => a.endsWith("sql/worker.js")) && cmd.includes(project))
+        pids.push(Number(entry));
+    } catch {
+      // exited while we looked
+    }
+  }
+  return pids;
+}
 
 const cases: Case[] = [
   // Reading outside the roots.
@@ -220,6 +236,21 @@ describe("hostile SQL is contained and the server keeps answering", () => {
     const external = r.rows.find((row) => row[0] === "enable_external_access");
     expect(external?.[1]).toBe("false");
   });
+
+  it("survives its DuckDB worker dying mid-query: that call fails, the next one gets a fresh worker", async () => {
+    const running = sql("SELECT count(*) FROM range(1000000) a, range(1000000) b");
+    // This test's own workers: the worker script with this test's workspace on its command line.
+    let pids: number[] = [];
+    for (let i = 0; i < 100 && pids.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      pids = workerPids(c.ws.project);
+    }
+    expect(pids.length).toBeGreaterThan(0);
+    for (const pid of pids) process.kill(pid, "SIGKILL");
+    const r = await running;
+    expect(r.isError).toBe(true);
+    await expectContained(r);
+  }, 30_000);
 
   it("never reads through a folder that is swapped for a symlink while queries run", async () => {
     const child: ChildProcess = spawn(process.execPath, [SWAPPER, path.join(c.ws.project, "race"), outside], {
