@@ -5,6 +5,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { connectStdio, assertTools, peakRssBytes } from "../lib/mcp.mjs";
+import { pythonRows } from "../lib/exec-python.mjs";
 import { ensurePythonCharting, PYTHON } from "../lib/python.mjs";
 import { p50, p99 } from "../lib/stats.mjs";
 import { now, sampleSequential, timeCommand } from "../lib/timing.mjs";
@@ -14,10 +15,11 @@ export const description =
   "textide's `exec_run_js` tool (JavaScript in an isolated-vm sandbox inside a warm runner child of " +
   "`apps/mcp-fs-server`, stdio, SDK v2 client) on a temp copy of `project_root`: a trivial call, the " +
   "planets pie chart from `data/planets.xlsx` rendered to PNG, and the first call of a fresh server; " +
-  "the anchor is the same chart made by `python3` + matplotlib in a subprocess (`bench/python/planets_pie.py`).";
+  "the anchor is the same chart made by `python3` + matplotlib in a subprocess (`bench/python/planets_pie.py`). " +
+  "`exec_run_python` makes that chart with the anchor's own code in a warm sandbox, measured in the same run.";
 
-const FULL = { warmup: 20, trivial: 200, chartWarmup: 3, charts: 30, spawns: 5, python: 10 };
-const QUICK = { warmup: 5, trivial: 50, chartWarmup: 1, charts: 10, spawns: 2, python: 3 };
+const FULL = { warmup: 20, trivial: 200, chartWarmup: 3, charts: 30, spawns: 5, python: 10, parallel: 10 };
+const QUICK = { warmup: 5, trivial: 50, chartWarmup: 1, charts: 10, spawns: 2, python: 3, parallel: 4 };
 const KB = 1024;
 const TRIVIAL = "return 1 + 1";
 const CHART_NAME = "bench-planets-pie";
@@ -52,6 +54,8 @@ export async function run(ctx) {
     const warm = await warmSession(ctx, server, assets, n);
     const cold = await coldCalls(ctx, server, n);
     const py = await pythonAnchor(ctx, xlsx, path.join(tmp, "python-pie.png"), n);
+    const auditLog = path.join(tmp, "audit", "exec-audit-py.jsonl");
+    const python = await pythonRows(ctx, { repoRoot: ctx.repoRoot, root, assets, auditLog, anchorMs: py.ms, n });
 
     const chartP50 = p50(warm.chart);
     ctx.note(
@@ -102,6 +106,7 @@ export async function run(ctx) {
       info("  spawn + initialize, p50", p50(cold.init), "ms"),
       info("peak RSS of the warm server (VmHWM, runner not included)", warm.rss / (KB * KB), "MiB"),
       { metric: "runner sandbox", textide: warm.sandbox, pass: null },
+      ...python,
     ];
   } finally {
     await rm(tmp, { recursive: true, force: true });

@@ -11,14 +11,25 @@ function argsPreview(args: Record<string, unknown>): string {
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }
 
-/** A call's arguments; code (exec_run_js) is shown as written, not as an escaped JSON string. */
-function ToolArgs({ args }: { args: Record<string, unknown> }): ReactNode {
+/**
+ * A call's arguments; code (exec_run_js, exec_run_python) is shown as written and highlighted in its
+ * language, not as an escaped JSON string.
+ */
+function ToolArgs({ name, args }: { name: string; args: Record<string, unknown> }): ReactNode {
   const { code, ...rest } = args;
   if (typeof code !== "string") return <pre className="tool-args">{JSON.stringify(args, null, 2)}</pre>;
+  // A fence longer than any run of backticks in the code, so the code cannot close it early.
+  const fence = "`".repeat(Math.max(3, ...(code.match(/`+/g) ?? []).map((run) => run.length + 1)));
+  const language = name.endsWith("exec_run_python") ? "python" : "javascript";
   return (
     <>
       {Object.keys(rest).length > 0 ? <pre className="tool-args">{JSON.stringify(rest, null, 2)}</pre> : null}
-      <pre className="tool-args tool-code">{code}</pre>
+      <MarkdownPreview
+        path=""
+        source={`${fence}${language}\n${code}\n${fence}`}
+        onOpen={() => undefined}
+        className="tool-args tool-code markdown-body"
+      />
     </>
   );
 }
@@ -90,7 +101,7 @@ export function ChatEntry({ item, onOpen, onApprove }: ChatEntryProps): ReactNod
             </span>
           </summary>
           <div className="tool-section">Arguments</div>
-          <ToolArgs args={item.args} />
+          <ToolArgs name={item.name} args={item.args} />
           {item.summary !== undefined ? (
             <>
               <div className="tool-section">{item.isError ? "Error" : "Result"}</div>
@@ -117,7 +128,7 @@ export function ChatEntry({ item, onOpen, onApprove }: ChatEntryProps): ReactNod
           <div>
             The agent wants to run <span className="tool-name">{item.name}</span>
           </div>
-          <ToolArgs args={item.args} />
+          <ToolArgs name={item.name} args={item.args} />
           {item.decision === undefined ? (
             <div className="dialog-actions">
               <button type="button" onClick={() => onApprove("approve")} title="Let the agent run this tool call">
