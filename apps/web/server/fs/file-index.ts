@@ -1,7 +1,6 @@
-import type { Dirent } from "node:fs";
 import path from "node:path";
 import { fuzzyMatch, normalizeQuery, type FileChangedEvent, type FileSearchHit } from "@textide/shared";
-import { isHiddenName, readdirInside, statInside, type PathPolicy, type Root } from "@textide/shared/node";
+import { entryPath, isHiddenName, SKIPPED_DIRS, walk, type PathPolicy, type Root } from "@textide/shared/node";
 
 /** Beyond this many files the index stops growing (quick open then covers part of the workspace). */
 const DEFAULT_MAX_FILES = 500_000;
@@ -53,7 +52,7 @@ export function createFileIndex(
   };
 
   const ready = Promise.all(
-    policy.roots.map((root) => walk(policy, root, root.real, addFile).catch((err: unknown) => opts.onError?.(err))),
+    policy.roots.map((root) => indexRoot(policy, root, addFile).catch((err: unknown) => opts.onError?.(err))),
   ).then(() => undefined);
 
   return {
@@ -140,40 +139,20 @@ function isSubsequence(q: string, s: string): boolean {
 }
 
 /**
- * Every file below `dir` (inside `root`), skipping what the tree hides. Symlinked folders are not
- * followed (no cycles, no escapes); a symlinked file is listed when its target stays in the root.
+ * Every file in `root`, skipping what the tree hides, through the shared walker (each folder opened and
+ * checked by descriptor; vanished, unreadable or swapped-out folders are skipped and the watcher reports
+ * what comes back). Symlinked folders are not followed (no cycles, no second key for the same file); a
+ * symlinked file is listed when its target stays in the root. Another root nested inside this one is
+ * walked as itself, under its own prefix.
  */
-async function walk(policy: PathPolicy, root: Root, dir: string, add: (p: string) => void): Promise<void> {
-  // Another root nested inside this one is walked as itself, under its own prefix.
+async function indexRoot(policy: PathPolicy, root: Root, add: (p: string) => void): Promise<void> {
   const otherRoots = new Set(policy.roots.filter((r) => r !== root).map((r) => r.real));
-  const queue = [dir];
-  while (queue.length > 0) {
-    // Opened and checked by descriptor; vanished, unreadable or swapped out of the root: skipped
-    // (the watcher reports what comes back).
-    const listed = await readdirInside(queue.pop()!, root.real);
-    if (!listed) continue;
-    const current = listed.dir.real;
-    const at = (name: string): string => listed.dir.at(name);
-    try {
-      visitEntries(listed.dirents, current, at);
-    } finally {
-      listed.dir.close();
-    }
-  }
-
-  function visitEntries(dirents: Dirent[], current: string, at: (name: string) => string): void {
-    for (const d of dirents) {
-      if (isHiddenName(d.name)) continue;
-      const abs = path.join(current, d.name);
-      if (d.isDirectory()) {
-        if (!otherRoots.has(abs) && !shadowsRoot(policy, root, current, d.name)) queue.push(abs);
-      } else if (d.isFile()) {
-        add(policy.display(root, abs));
-      } else if (d.isSymbolicLink() && statInside(at(d.name), root.real)?.stats.isFile()) {
-        add(policy.display(root, abs));
-      }
-    }
-  }
+  const descendInto = (dir: string, name: string): boolean =>
+    !isHiddenName(name) && !otherRoots.has(path.join(dir, name)) && !shadowsRoot(policy, root, dir, name);
+  await walk(root.real, { rootReal: root.real, skipDirs: SKIPPED_DIRS, followDirLinks: false, descendInto }, (e) => {
+    if (isHiddenName(e.name)) return;
+    if (e.type === "file" || e.targetType === "file") add(policy.display(root, entryPath(e)));
+  });
 }
 
 /** A project folder named like the assets root is unreachable by workspace path (the prefix wins). */

@@ -35,6 +35,13 @@ export interface WalkOptions {
    * stop early, so the same tree always yields the same first entries.
    */
   ordered?: boolean;
+  /**
+   * Descend into symlinks to folders inside the root (default true). Walks that key entries by path turn
+   * it off: the entries below a followed link carry the target's folder, not the link's path.
+   */
+  followDirLinks?: boolean;
+  /** Asked for each folder (absolute parent, name) before descending; false skips everything below it. */
+  descendInto?: (dir: string, name: string) => boolean;
 }
 
 /**
@@ -68,6 +75,8 @@ export async function walk(
   const handleEntries = (dir: string, dirents: Dirent[], depth: number, at: (name: string) => string): void => {
     if (opts.ordered) dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const descend = opts.maxDepth === undefined || depth < opts.maxDepth;
+    const into = (name: string): boolean =>
+      descend && !opts.skipDirs.has(name) && (opts.descendInto?.(dir, name) ?? true);
     for (const d of dirents) {
       if (stopped) return;
       seen++;
@@ -78,7 +87,8 @@ export async function walk(
         const followed = followLink(at(d.name), opts.rootReal);
         if (!followed) continue;
         entry = { dir, name: d.name, type: "symlink", targetType: followed.type };
-        if (followed.type === "directory" && descend && !opts.skipDirs.has(d.name) && !visited.has(followed.real)) {
+        const follow = followed.type === "directory" && opts.followDirLinks !== false && into(d.name);
+        if (follow && !visited.has(followed.real)) {
           visited.add(followed.real); // symlink cycles end here
           queue.push({ dir: followed.real, depth: depth + 1 });
         }
@@ -87,7 +97,7 @@ export async function walk(
         stopped = true;
         return;
       }
-      if (entry.type === "directory" && descend && !opts.skipDirs.has(d.name)) {
+      if (entry.type === "directory" && into(d.name)) {
         queue.push({ dir: path.join(dir, d.name), depth: depth + 1 });
       }
     }
