@@ -25,7 +25,14 @@ export interface ExecPoolOptions {
   idleMs?: number;
   /** The runner script (tests substitute a scripted one to exercise the supervisor). */
   runnerPath?: string;
+  /** How logs name the runners, and the warning when bubblewrap is missing (default: exec_run_js's). */
+  names?: { runner: string; unsandboxed: string };
 }
+
+const EXEC_NAMES = {
+  runner: "exec runner",
+  unsandboxed: "bubblewrap (bwrap) is not available: exec_run_js runs in isolated-vm without an OS-level sandbox",
+};
 
 export type RunInput = Omit<RunRequest, "type" | "id">;
 
@@ -54,7 +61,12 @@ class Runner {
   pending: Pending | undefined;
   private fatal: string | undefined;
 
-  constructor(command: { command: string; args: string[] }, log: Logger, onExit: (r: Runner) => void) {
+  constructor(
+    command: { command: string; args: string[] },
+    log: Logger,
+    onExit: (r: Runner) => void,
+    name = EXEC_NAMES.runner,
+  ) {
     // stdout is piped, never inherited: the MCP server's own stdout is the JSON-RPC channel.
     this.child = spawn(command.command, command.args, {
       stdio: ["ignore", "pipe", "pipe", "ipc"],
@@ -64,7 +76,7 @@ class Runner {
     for (const stream of [this.child.stdout, this.child.stderr]) {
       if (stream)
         createInterface({ input: stream }).on("line", (line) =>
-          log.warn({ runner: this.child.pid, line }, "exec runner output"),
+          log.warn({ runner: this.child.pid, line }, `${name} output`),
         );
     }
     this.ready = new Promise<number>((resolve, reject) => {
@@ -234,7 +246,7 @@ export class ExecPool {
     });
     this.sandbox = this.command.sandbox;
     if (this.sandbox === "none") {
-      opts.log.warn("bubblewrap (bwrap) is not available: exec_run_js runs in isolated-vm without an OS-level sandbox");
+      opts.log.warn((opts.names ?? EXEC_NAMES).unsandboxed);
     }
   }
 
@@ -339,7 +351,7 @@ export class ExecPool {
   }
 
   private spawn(): void {
-    const runner = new Runner(this.command, this.opts.log, (r) => this.drop(r));
+    const runner = new Runner(this.command, this.opts.log, (r) => this.drop(r), this.opts.names?.runner);
     this.runners.add(runner);
     runner.ready.then(
       () => {
@@ -353,7 +365,7 @@ export class ExecPool {
     this.runners.delete(runner);
     runner.retire("SIGKILL");
     if (this.closed) return;
-    this.opts.log.error({ err: err.message }, "exec runner failed to start");
+    this.opts.log.error({ err: err.message }, `${(this.opts.names ?? EXEC_NAMES).runner} failed to start`);
     // It fails the next queued run, not all of them (the next start may work), and no start is retried
     // without a run waiting for it, so a runner that can never start cannot make the pool spin.
     const job = this.queue.shift();

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { lstatSync, readFileSync } from "node:fs";
-import { DuckDBInstance, StatementType, type DuckDBConnection, type Json } from "@duckdb/node-api";
+import { StatementType, type DuckDBConnection, type Json } from "@duckdb/node-api";
 import { commitWrite, isFsError, type PathPolicy } from "@textide/shared/node";
 import { ExecError, isExecError } from "../exec/errors.js";
 import type { RunOutcome, WrittenFile } from "../exec/protocol.js";
 import { mimeOf } from "../fs/mime.js";
+import type { Database, Databases } from "./databases.js";
 import { SQL_LIMITS } from "./limits.js";
 import { sqlString } from "./literals.js";
 import type { PlannedOutput, Rewritten, Staging } from "./staging.js";
@@ -54,9 +55,10 @@ const STATEMENT_NAMES = Object.fromEntries(Object.entries(StatementType).map(([k
 export interface EngineDeps {
   policy: PathPolicy;
   staging: Staging;
+  databases: Databases;
 }
 
-/** Runs one SQL job in a fresh in-memory DuckDB database; every failure becomes an outcome. */
+/** Runs one SQL job in a database of its own (see `Databases`); every failure becomes an outcome. */
 export async function runSql(
   job: SqlJob,
   req: { timeoutMs: number; memoryMb: number },
@@ -64,30 +66,21 @@ export async function runSql(
 ): Promise<{ outcome: RunOutcome; recycle: boolean }> {
   const started = performance.now();
   let rewritten: Rewritten | undefined;
-  let db: DuckDBInstance | undefined;
-  let conn: DuckDBConnection | undefined;
+  let database: Database | undefined;
   let timer: NodeJS.Timeout | undefined;
   let timedOut = false;
   let outputs: WrittenFile[] = [];
   let result: SqlResult | undefined;
   let error: RunOutcome["error"];
   try {
-    db = await DuckDBInstance.create(":memory:", {
-      threads: String(SQL_LIMITS.threads),
-      memory_limit: `${req.memoryMb}MB`,
-      autoload_known_extensions: "false",
-      autoinstall_known_extensions: "false",
-      allow_community_extensions: "false",
-    });
-    conn = await db.connect();
-    await lockDown(conn, deps.staging.scratch);
-    const c = conn;
+    database = await deps.databases.take(req.memoryMb);
+    const conn = database.conn;
     timer = setTimeout(() => {
       timedOut = true;
-      c.interrupt();
+      conn.interrupt();
     }, req.timeoutMs);
     rewritten = await deps.staging.rewrite(job.sql, async (src, dest) => {
-      await c.run(`COPY (SELECT * FROM ${sqlString(src)}) TO ${sqlString(dest)} (FORMAT parquet)`);
+      await conn.run(`COPY (SELECT * FROM ${sqlString(src)}) TO ${sqlString(dest)} (FORMAT parquet)`);
     });
     // An interrupted conversion falls back to the CSV: the interrupt was spent, so stop here.
     if (timedOut) throw new ExecError("timeout", "interrupted while preparing the files");
@@ -107,8 +100,7 @@ export async function runSql(
   } finally {
     clearTimeout(timer);
     if (rewritten) deps.staging.discard(rewritten.outputs);
-    conn?.closeSync();
-    db?.closeSync();
+    deps.databases.release(database, req.memoryMb);
   }
   const outcome: RunOutcome = {
     ok: error === undefined,
@@ -121,22 +113,6 @@ export async function runSql(
     timings: { isolateMs: 0, hostMs: 0 },
   };
   return { outcome, recycle: error?.kind === "memory" };
-}
-
-/**
- * File access only inside the scratch folder (DuckDB's own paths: never the workspace), no `~`
- * outside it, no spilling to disk, and the configuration locked so SQL cannot undo any of it.
- */
-async function lockDown(conn: DuckDBConnection, scratch: string): Promise<void> {
-  for (const sql of [
-    `SET allowed_directories = ['${scratch.replaceAll("'", "''")}/']`,
-    `SET home_directory = '${scratch.replaceAll("'", "''")}'`,
-    "SET temp_directory = ''",
-    "SET enable_external_access = false",
-    "SET lock_configuration = true",
-  ]) {
-    await conn.run(sql);
-  }
 }
 
 async function execute(conn: DuckDBConnection, sql: string, maxRows: number): Promise<SqlResult> {

@@ -20,5 +20,13 @@ export function createSqlPool(opts: {
   sandbox: SandboxMode;
   log: Logger;
 }): ExecPool {
-  return new ExecPool({ ...opts, size: 2, runnerPath: WORKER_PATH });
+  return new ExecPool({
+    ...opts,
+    size: 2,
+    runnerPath: WORKER_PATH,
+    names: {
+      runner: "sql worker",
+      unsandboxed: "bubblewrap (bwrap) is not available: sql_query's DuckDB workers run without an OS-level sandbox",
+    },
+  });
 }

@@ -5,11 +5,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { DuckDBInstance } from "@duckdb/node-api";
 import { ROOT } from "@textide/shared";
 import { PathPolicy, resolveRoots } from "@textide/shared/node";
 import type { RunnerMessage, RunRequest } from "../exec/protocol.js";
+import { Databases } from "./databases.js";
 import { runSql, type SqlJob } from "./engine.js";
+import { SQL_LIMITS } from "./limits.js";
 import { Staging } from "./staging.js";
 
 const send = (m: RunnerMessage) => process.send?.(m);
@@ -30,14 +31,16 @@ async function start(): Promise<void> {
   // Relative paths DuckDB was not given by us resolve inside the scratch folder, never elsewhere.
   process.chdir(scratch);
   const staging = new Staging(policy, scratch);
+  const databases = new Databases(scratch);
   const t0 = performance.now();
-  // Loads the native library once, so the first query does not pay for it.
-  (await DuckDBInstance.create(":memory:")).closeSync();
+  // Loads the native library and makes the first query's database before saying "ready".
+  databases.prepare(SQL_LIMITS.memoryMb);
+  await databases.take(SQL_LIMITS.memoryMb).then((d) => databases.release(d, SQL_LIMITS.memoryMb));
   send({ type: "ready", warmupMs: Math.round(performance.now() - t0) });
 
   process.on("message", (msg: RunRequest) => {
     if (msg?.type !== "run") return;
-    void runSql(JSON.parse(msg.code) as SqlJob, msg, { policy, staging }).then(({ outcome, recycle }) =>
+    void runSql(JSON.parse(msg.code) as SqlJob, msg, { policy, staging, databases }).then(({ outcome, recycle }) =>
       send({ type: "result", id: msg.id, outcome, recycle }),
     );
   });
