@@ -14,8 +14,6 @@ import { createSqlPool } from "./sql/pool.js";
 import { registerPrompts } from "./prompts/index.js";
 import { registerRootResources } from "./resources/roots.js";
 import type { ToolContext } from "./tools/context.js";
-import { registerRunJs } from "./tools/exec/run-js.js";
-import { registerRunPython } from "./tools/exec/run-python.js";
 import { registerTools } from "./tools/index.js";
 import { createIdeClient, type IdeClient } from "./tools/system/ide-client.js";
 
@@ -123,8 +121,6 @@ export async function createFsServer(opts: FsServerOptions): Promise<FsServer> {
       instructions: INSTRUCTIONS,
     });
     registerTools(server, ctx);
-    if (exec) registerRunJs(server, { ...ctx, exec });
-    if (python) registerRunPython(server, { ...ctx, python });
     registerRootResources(server, ctx.policy);
     registerPrompts(server, ctx);
     return server;

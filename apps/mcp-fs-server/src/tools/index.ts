@@ -1,5 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { ToolContext } from "./context.js";
+import { registerRunJs } from "./exec/run-js.js";
+import { registerRunPython } from "./exec/run-python.js";
 import { registerCreateDirectory } from "./fs/create-directory.js";
 import { registerEditFile } from "./fs/edit-file.js";
 import { registerGetFileInfo } from "./fs/get-file-info.js";
@@ -11,7 +13,7 @@ import { registerWriteFile } from "./fs/write-file.js";
 import { registerSqlQuery } from "./sql/query.js";
 import { registerOpenFile } from "./system/open-file.js";
 
-/** The only list of the server's tools. */
+/** The only list of the server's tools; the optional ones come with their part of the context. */
 export function registerTools(server: McpServer, ctx: ToolContext): void {
   registerListDirectory(server, ctx);
   registerReadFile(server, ctx);
@@ -23,4 +25,6 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
   registerMoveFile(server, ctx);
   registerOpenFile(server, ctx);
   if (ctx.sql) registerSqlQuery(server, { ...ctx, sql: ctx.sql });
+  if (ctx.exec) registerRunJs(server, { ...ctx, exec: ctx.exec });
+  if (ctx.python) registerRunPython(server, { ...ctx, python: ctx.python });
 }
