@@ -233,8 +233,12 @@ describe("hostile SQL is contained and the server keeps answering", () => {
       expect(all).not.toContain(leak);
     const locked = r.rows.find((row) => row[0] === "lock_configuration");
     expect(locked?.[1]).toBe("true");
-    const external = r.rows.find((row) => row[0] === "enable_external_access");
-    expect(external?.[1]).toBe("false");
+    const setting = (name: string) => r.rows.find((row) => row[0] === name)?.[1];
+    expect(setting("enable_external_access")).toBe("false");
+    expect(setting("autoload_known_extensions")).toBe("false");
+    expect(setting("autoinstall_known_extensions")).toBe("false");
+    expect(setting("threads")).toBe("2");
+    expect(setting("memory_limit")).toMatch(/^(1024\.0 MiB|1\.0 GiB|976\.[0-9] MiB)$/);
   });
 
   it("survives its DuckDB worker dying mid-query: that call fails, the next one gets a fresh worker", async () => {
