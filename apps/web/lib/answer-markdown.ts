@@ -14,6 +14,12 @@ interface MdNode {
 
 const SKIP = new Set(["link", "linkReference", "code", "html", "definition"]);
 
+/**
+ * A found path is a workspace path, also in a Markdown file that was read (a tool result), where links
+ * written as links resolve against the file: the leading slash makes it resolve from the root.
+ */
+const rooted = (path: string): string => `/${path}`;
+
 function linkify(node: MdNode): void {
   if (!node.children || SKIP.has(node.type)) return;
   const out: MdNode[] = [];
@@ -22,13 +28,13 @@ function linkify(node: MdNode): void {
       for (const part of splitAnswer(child.value))
         out.push(
           "path" in part
-            ? { type: "link", url: part.path, children: [{ type: "text", value: part.text }] }
+            ? { type: "link", url: rooted(part.path), children: [{ type: "text", value: part.text }] }
             : { type: "text", value: part.text },
         );
     } else if (child.type === "inlineCode" && child.value) {
       const parts = splitAnswer(child.value.trim());
       const path = parts.length === 1 && parts[0] && "path" in parts[0] ? parts[0].path : undefined;
-      out.push(path === undefined ? child : { type: "link", url: path, children: [child] });
+      out.push(path === undefined ? child : { type: "link", url: rooted(path), children: [child] });
     } else {
       linkify(child);
       out.push(child);

@@ -14,6 +14,7 @@ export type ChatItem =
       isError?: boolean;
       /** The run ended (stopped or failed) before this call did. */
       cancelled?: boolean;
+      /** The result's text (live runs send its first 4,000 characters); the card bounds what it shows. */
       summary?: string;
       durationMs?: number;
       outputs?: string[];
@@ -27,14 +28,6 @@ export type ChatItem =
     }
   | { kind: "error"; id: string; message: string }
   | { kind: "note"; id: string; text: string };
-
-/** Tool results in a stored thread are the full text the model read; the card shows its start. */
-export const HISTORY_SUMMARY_CHARS = 400;
-
-function summarize(text: string): string {
-  const t = text.trim();
-  return t.length > HISTORY_SUMMARY_CHARS ? `${t.slice(0, HISTORY_SUMMARY_CHARS - 1)}…` : t;
-}
 
 /**
  * A stored thread (`GET /api/threads/:id`) as chat items: user turns, assistant text, and one finished
@@ -63,7 +56,7 @@ export function historyToItems(threadId: string, messages: readonly TraceMessage
         return;
       case "tool": {
         const at = tools.get(m.toolCallId);
-        const done = { done: true, isError: m.isError, summary: summarize(m.content) };
+        const done = { done: true, isError: m.isError, summary: m.content.trim() };
         const item = at === undefined ? undefined : items[at];
         if (item?.kind === "tool") items[at!] = { ...item, ...done };
         else items.push({ kind: "tool", id, name: m.name, args: {}, ...done });

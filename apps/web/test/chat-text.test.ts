@@ -66,13 +66,13 @@ describe("historyToItems", () => {
     expect(items[1]?.kind).toBe("tool");
   });
 
-  it("shortens long tool results", () => {
+  it("keeps a stored tool result whole, for the card to bound", () => {
     const long: TraceMessage[] = [
       { role: "assistant", content: "", toolCalls: [{ id: "a", name: "fs_read_file", args: {} }] },
       { role: "tool", toolCallId: "a", name: "fs_read_file", content: "x".repeat(5000), isError: true },
     ];
     const [tool] = historyToItems("th", long);
     expect(tool).toMatchObject({ isError: true });
-    expect((tool as { summary: string }).summary.length).toBeLessThanOrEqual(400);
+    expect((tool as { summary: string }).summary).toHaveLength(5000);
   });
 });

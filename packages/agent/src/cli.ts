@@ -20,7 +20,7 @@ function printer(json: boolean): (e: AgentEvent) => void {
     if (e.type === "run_started") err(`textide agent · ${e.model.label} · thread ${e.threadId}`);
     else if (e.type === "tool_start") err(`→ ${e.name} ${JSON.stringify(e.args).slice(0, 160)}`);
     else if (e.type === "tool_end")
-      err(`${e.isError ? "✗" : "✓"} ${e.name} (${e.durationMs} ms) ${e.summary.slice(0, 160)}`);
+      err(`${e.isError ? "✗" : "✓"} ${e.name} (${e.durationMs} ms) ${e.summary.replace(/\s+/g, " ").slice(0, 160)}`);
     else if (e.type === "token" && !json) process.stdout.write(e.text);
     else if (e.type === "approval_required") err(`? ${e.name} needs approval: ${JSON.stringify(e.args).slice(0, 300)}`);
     else if (e.type === "final" && !json)

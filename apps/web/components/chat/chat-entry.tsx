@@ -2,9 +2,10 @@
 
 import type { ReactNode } from "react";
 import { MarkdownPreview } from "@/components/editor/markdown-preview";
-import { splitAnswer } from "@/lib/answer-links";
 import type { ChatItem } from "@/lib/chat-items";
+import { toolResultMarkdown } from "@/lib/tool-result";
 import { deniedForUser, forUser } from "@/lib/user-text";
+import styles from "./tool-result.module.css";
 
 function argsPreview(args: Record<string, unknown>): string {
   const text = JSON.stringify(args);
@@ -39,26 +40,31 @@ function AnswerText({ text, onOpen }: { text: string; onOpen: (path: string) => 
   return <MarkdownPreview path="" source={text} onOpen={onOpen} linkPaths className="msg-text markdown-body" />;
 }
 
-/** A tool's result as the plain text it is, with workspace paths as links. */
-function ResultText({ text, onOpen }: { text: string; onOpen: (path: string) => void }): ReactNode {
-  return splitAnswer(text).map((part, i) =>
-    "path" in part ? (
-      <a
-        key={i}
-        href={`#${encodeURIComponent(part.path)}`}
-        className="path-link"
-        data-path={part.path}
-        title={`Open ${part.path}`}
-        onClick={(e) => {
-          e.preventDefault();
-          onOpen(part.path);
-        }}
-      >
-        {part.text}
-      </a>
-    ) : (
-      part.text
-    ),
+/**
+ * A tool's result rendered like an answer (Markdown, sanitised; tables, highlighted code, workspace paths
+ * as links), bounded in height; a file read by fs_read_file shows as that file.
+ */
+function ResultText({
+  name,
+  args,
+  text,
+  onOpen,
+}: {
+  name: string;
+  args: Record<string, unknown>;
+  text: string;
+  onOpen: (path: string) => void;
+}): ReactNode {
+  // Relative links in a Markdown file that was read resolve against that file.
+  const base = name.endsWith("fs_read_file") && typeof args.path === "string" ? args.path : "";
+  return (
+    <MarkdownPreview
+      path={base}
+      source={toolResultMarkdown(name, args, text)}
+      onOpen={onOpen}
+      linkPaths
+      className={`markdown-body tool-result ${styles.result}`}
+    />
   );
 }
 
@@ -105,13 +111,16 @@ export function ChatEntry({ item, onOpen, onApprove }: ChatEntryProps): ReactNod
           {item.summary !== undefined ? (
             <>
               <div className="tool-section">{item.isError ? "Error" : "Result"}</div>
-              <pre className="tool-summary">
-                {item.summary ? (
-                  <ResultText text={item.isError ? forUser(item.summary) : item.summary} onOpen={onOpen} />
-                ) : (
-                  "(empty)"
-                )}
-              </pre>
+              {item.summary ? (
+                <ResultText
+                  name={item.name}
+                  args={item.args}
+                  text={item.isError ? forUser(item.summary) : item.summary}
+                  onOpen={onOpen}
+                />
+              ) : (
+                <pre className="tool-summary">(empty)</pre>
+              )}
             </>
           ) : null}
           {item.outputs?.length ? (
