@@ -210,9 +210,16 @@ function outputsOf(name: string, artifact: ToolArtifact | undefined): string[] {
   return [];
 }
 
+/** Characters of a tool's result sent with `tool_end`; the IDE's tool card renders them as Markdown. */
+const SUMMARY_CHARS = 4000;
+
+/** The start of a tool's result with its lines kept (tables, lists, code), and how much was left out. */
 function summarize(text: string): string {
-  const first = text.trim().split("\n").slice(0, 3).join(" ").replace(/\s+/g, " ");
-  return first.length > 240 ? `${first.slice(0, 239)}…` : first;
+  const t = text.trim();
+  if (t.length <= SUMMARY_CHARS) return t;
+  const cut = t.lastIndexOf("\n", SUMMARY_CHARS);
+  const end = cut > SUMMARY_CHARS / 2 ? cut : SUMMARY_CHARS;
+  return `${t.slice(0, end)}\n… (${t.length - end} more characters)`;
 }
 
 export type AgentGraph = ReturnType<typeof buildGraph>;
