@@ -3,14 +3,15 @@ import type { ServerContext } from "@modelcontextprotocol/server";
 /**
  * Reports how far a long call has got: `progress` must grow from one report to the next (a report
  * that does not is dropped, as the spec asks), `total` when it is known, `message` for people.
- * A `force`d report (a change of stage, the last count) is sent even right after another one.
+ * A `force`d report (a change of stage, the last count) is sent even right after another one. Await
+ * the last report before returning, so that it reaches the client ahead of the result.
  */
-export type Progress = (progress: number, total?: number, message?: string, force?: boolean) => void;
+export type Progress = (progress: number, total?: number, message?: string, force?: boolean) => Promise<void>;
 
 /** Reports closer together than this are dropped: a client redraws a bar, it does not need every file. */
 const MIN_INTERVAL_MS = 100;
 
-const NO_PROGRESS: Progress = () => undefined;
+const NO_PROGRESS: Progress = () => Promise.resolve();
 
 /**
  * The progress reporter of one request: a no-op unless the client sent `_meta.progressToken`.
@@ -22,12 +23,12 @@ export function progressFor(req: ServerContext): Progress {
   if (typeof token !== "string" && typeof token !== "number") return NO_PROGRESS;
   let last = -Infinity;
   let sentAt = -Infinity;
-  return (progress, total, message, force = false) => {
+  return async (progress, total, message, force = false) => {
     const now = performance.now();
     if (!(progress > last) || (!force && now - sentAt < MIN_INTERVAL_MS)) return;
     last = progress;
     sentAt = now;
-    void req.mcpReq
+    await req.mcpReq
       .notify({
         method: "notifications/progress",
         params: {

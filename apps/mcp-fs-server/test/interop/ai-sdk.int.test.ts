@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createMCPClient, type MCPClient } from "@ai-sdk/mcp";
 import { StdioMCPTransport } from "@ai-sdk/mcp/mcp-stdio";
 import { TOOL } from "@textide/shared";
@@ -17,6 +17,9 @@ import { serverArgs, startHttpServer, TOKEN, type HttpServer } from "./servers.j
 // revision first (or starts a 2025-11-25 session when told not to), and over stdio it spawns the
 // binary. Its transport reports every HTTP answer it takes for a failure (a GET SSE 400, a 409) to
 // `onUncaughtError`: none may arrive.
+
+// Real processes on a shared machine: a busy one makes them slow, never wrong.
+vi.setConfig({ testTimeout: 120_000 });
 
 let ws: TmpWorkspace;
 let http: HttpServer;
@@ -44,7 +47,7 @@ beforeAll(async () => {
     open("http 2025-11-25", httpConfig, false),
     open("stdio", new StdioMCPTransport({ command: process.execPath, args: serverArgs(ws) })),
   ]);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await Promise.allSettled([...clients.values()].map((c) => c.close()));

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
@@ -25,6 +25,9 @@ const BIG_TEXT = "x".repeat(300_000);
 const CHART_CODE = `await chart({ data: { values: [{ a: "x", b: 1 }, { a: "y", b: 2 }] }, mark: "bar",
   encoding: { x: { field: "a", type: "nominal" }, y: { field: "b", type: "quantitative" } } }, "progress-bars", { format: "svg" });
 return 1;`;
+
+// Real processes on a shared machine: a busy one makes them slow, never wrong.
+vi.setConfig({ testTimeout: 120_000 });
 
 let ws: TmpWorkspace;
 let http: HttpServer;
@@ -55,7 +58,7 @@ beforeAll(async () => {
   clients.push(v1);
   calls["sdk 1.x stdio"] = (tool, args, onprogress) =>
     v1.callTool({ name: tool, arguments: args }, undefined, { onprogress, timeout: 60_000 });
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await Promise.allSettled(clients.map((c) => c.close()));

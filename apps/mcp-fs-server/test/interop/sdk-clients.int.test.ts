@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
@@ -22,6 +22,9 @@ import { serverArgs, startHttpServer, TOKEN, type HttpServer } from "./servers.j
 // Issue 14's acceptance for the TypeScript SDK clients: 1.x (what most hosts embed today) and v2,
 // against the built binary over stdio and Streamable HTTP, both protocol revisions where the client
 // speaks them (1.x knows only 2025-11-25).
+
+// Real processes on a shared machine: a busy one makes them slow, never wrong.
+vi.setConfig({ testTimeout: 120_000 });
 
 let ws: TmpWorkspace;
 let http: HttpServer;
@@ -70,7 +73,7 @@ beforeAll(async () => {
     v1("sdk 1.x stdio", new StdioV1({ command: process.execPath, args: serverArgs(ws) })),
     v1("sdk 1.x http 2025-11-25", new HttpV1(url, { requestInit: auth })),
   ]);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await Promise.allSettled(closers.map((close) => close()));

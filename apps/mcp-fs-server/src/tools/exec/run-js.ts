@@ -54,15 +54,20 @@ export function registerRunJs(
     async (args, req, correlationId, progress) => {
       const timeoutMs = args.timeoutMs ?? ctx.exec.defaultTimeoutMs;
       const caller = req.sessionId ? `session:${req.sessionId}` : `connection:${connection}`;
-      // Stages, not a fraction: how long user code runs is unknown. Each report counts one step up.
+      // Stages, not a fraction: how long user code runs is unknown. Each report counts one step up, and
+      // all are sent before the result.
       let step = 0;
-      progress(++step, undefined, "queued: waiting for a free sandbox", true);
+      let reported = progress(++step, undefined, "queued: waiting for a free sandbox", true);
       const outcome = await ctx.exec.pool.run(
         { code: args.code, timeoutMs, memoryMb: args.memoryMb, correlationId },
         req.mcpReq.signal,
         caller,
-        (s) => progress(++step, undefined, s.stage === "running" ? "running" : `rendering chart ${s.chart}`, true),
+        (s) => {
+          const message = s.stage === "running" ? "running" : `rendering chart ${s.chart}`;
+          reported = reported.then(() => progress(++step, undefined, message, true));
+        },
       );
+      await reported;
       await ctx.exec.audit
         .append({
           correlationId,

@@ -59,7 +59,7 @@ export function registerReadFile(server: McpServer, ctx: ToolContext): void {
       const { size, offset, bytes } = page;
       // Where this page leaves the reader in the whole file: a client can show a paged read's bar.
       const pageEnd = offset + bytes.length;
-      progress(pageEnd, size, `bytes ${offset}–${pageEnd} of ${size} read`, true);
+      await progress(pageEnd, size, `bytes ${offset}–${pageEnd} of ${size} read`, true);
       const base = { root: file.root.name, path: file.display, mime, size, etag: page.etag, offset };
 
       if (isImage) {

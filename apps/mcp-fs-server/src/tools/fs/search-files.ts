@@ -63,7 +63,7 @@ export function registerSearchFiles(server: McpServer, ctx: ToolContext): void {
           start.abs,
           { rootReal: start.root.real, skipDirs: args.includeIgnored ? new Set() : SKIPPED_DIRS, concurrency: 16 },
           (e) => {
-            if (++seen % PROGRESS_EVERY === 0) progress(seen, undefined, `${seen} entries scanned`);
+            if (++seen % PROGRESS_EVERY === 0) void progress(seen, undefined, `${seen} entries scanned`);
             const display = () => ctx.policy.display(start.root, entryPath(e));
             if (!nameMatch(e.name, display)) return;
             if (args.content === undefined) {
@@ -79,13 +79,20 @@ export function registerSearchFiles(server: McpServer, ctx: ToolContext): void {
         );
         if (args.content !== undefined) {
           const before = seen;
-          truncated = await grepFiles(ctx, start.root, candidates, args.content, args.limit, matches, (read) =>
-            progress(before + read, before + candidates.length, `${read} of ${candidates.length} files read`),
+          truncated = await grepFiles(
+            ctx,
+            start.root,
+            candidates,
+            args.content,
+            args.limit,
+            matches,
+            (read) =>
+              void progress(before + read, before + candidates.length, `${read} of ${candidates.length} files read`),
           );
           seen += candidates.length;
         }
       }
-      progress(seen, seen, `${scanned} entries scanned`, true);
+      await progress(seen, seen, `${scanned} entries scanned`, true);
       matches.sort((a, b) => a.path.localeCompare(b.path));
       const lines = matches.flatMap((m) => [
         m.type === "directory" ? `${m.path}/` : m.path,
