@@ -142,6 +142,18 @@ describe.skipIf(unavailable !== undefined)("exec_run_python: the contract", () =
     expect(r.result).toEqual([false, false]);
   });
 
+  it("runs two calls at once: each waits for the other to start, which a single runner could not do", async () => {
+    // A rendezvous through generated_assets: each run announces itself and waits for the other one.
+    const meet = (me: string, other: string) =>
+      `import os, time\nopen("generated_assets/${me}.ready", "w").close()\nwhile not os.path.exists("generated_assets/${other}.ready"):\n    time.sleep(0.01)\n"met"`;
+    const [a, b] = await Promise.all([
+      run(meet("a", "b"), { timeoutMs: 20_000 }),
+      run(meet("b", "a"), { timeoutMs: 20_000 }),
+    ]);
+    expect([a.result, b.result]).toEqual(["met", "met"]);
+    expect(a.outputs.map((o) => o.path)).toEqual(["generated_assets/a.ready"]);
+  });
+
   it("writes each run to the exec audit log with its language", async () => {
     await run("6 * 7");
     const lines = (await readFile(path.join(c.ws.base, "audit", "exec.jsonl"), "utf8")).trim().split("\n");

@@ -89,7 +89,8 @@ export class PythonPool {
     if (this.closed) return;
     let topLevel: string | undefined;
     while (this.queue.size > 0 && this.idle.length > 0) {
-      const z = this.idle.pop()!;
+      // The sandbox idle longest: it has had the most time to fork its next child ahead.
+      const z = this.idle.shift()!;
       topLevel ??= this.currentTopLevel();
       if (z.dead || z.topLevel !== topLevel || z.runs >= PY_LIMITS.runsPerZygote) {
         this.retire(z);

@@ -68,7 +68,7 @@ export function pythonSandbox(
   });
   const ws = SANDBOX_WORKSPACE;
   const args = [
-    "--unshare-all", // user, pid, net (no interfaces but a down loopback), ipc, uts, cgroup
+    "--unshare-all", // user, pid, net (nothing but its own loopback), ipc, uts, cgroup
     "--unshare-user", // required (not just tried) so that nested user namespaces can be disabled
     "--disable-userns",
     "--die-with-parent",
