@@ -14,6 +14,8 @@ const EXAMPLES = [
   `"pie chart of the 5 largest planets from data/planets.xlsx" · "bar chart of moons by planet"`,
   `"line chart of launches over the years" · "histogram of diameters" · "scatter plot of mass vs diameter"`,
   `"average salary by department" · "count of missions per agency" · "which planet has the most moons?"`,
+  `"how many missions went to Mars?" · "planets with more than 10 moons" · "median salary per department"`,
+  `"join major-moons.tsv with planets.xlsx on planet" · "convert observatories.csv to json" · "distinct agencies"`,
 ];
 
 const CONFIGURE =
@@ -31,7 +33,8 @@ export function capabilities(lead?: string): string {
     ...EXAMPLES.map((e) => `- ${e}`),
     "",
     "Charts work on .csv, .tsv, .xlsx (any sheet) and .json tables: bar, pie, line, scatter and histogram, with top/smallest N, " +
-      '"by <column>", "over <column>", and averages, totals or counts.',
+      '"by <column>", "over <column>", and averages, totals or counts. Filters, counts, medians, distinct values, joins ' +
+      "and conversions run as SQL through sql_query, and the answer shows the SQL.",
     "",
     CONFIGURE,
   ].join("\n");

@@ -138,7 +138,13 @@ export function readTurn(messages: readonly BaseMessage[], toWire: (name: string
         toolCallCount++;
         const tool = toWire(c.name);
         const marker = c.id === undefined ? undefined : markers.get(c.id);
-        const step: Step = { id: c.id ?? `unknown_${toolCallCount}`, tool, args: c.args, kind: stepKind(tool, marker) };
+        const step: Step = {
+          id: c.id ?? `unknown_${toolCallCount}`,
+          tool,
+          args: c.args,
+          kind: stepKind(tool, marker),
+          ...(marker ? { marker } : {}),
+        };
         steps.push(step);
         if (c.id) byId.set(c.id, step);
       }

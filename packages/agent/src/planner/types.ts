@@ -6,7 +6,7 @@
 
 // ---- requests
 
-export type IntentKind = "chart" | "rank" | "describe" | "preview" | "list" | "find" | "help" | "unknown";
+export type IntentKind = "chart" | "rank" | "transform" | "describe" | "preview" | "list" | "find" | "help" | "unknown";
 export type ChartType = "bar" | "pie" | "line" | "scatter" | "histogram";
 export type Agg = "sum" | "mean" | "count" | "min" | "max" | "median";
 export type TimeUnit = "year" | "month" | "day";
@@ -135,6 +135,8 @@ export interface Step {
   tool: WireTool | undefined;
   args: Record<string, unknown>;
   kind: StepKind;
+  /** The planner's marker for its own calls. */
+  marker?: StepMarker;
   result?: StepResult;
 }
 

@@ -47,6 +47,12 @@ const PREVIEW_VERB =
 const TYPE_WORD =
   /\b(?:csv|tsv|xlsx|json|markdown|md|images?|pictures?|spreadsheets?|excel|javascript|scripts?|pngs?|notes)\b/;
 
+/** Signs of a transform: a join of two files, a conversion, distinct values, a median, a sort, a comparison. */
+const TRANSFORM_WORDS =
+  /\b(?:join|joined|merge|combine)\b.*\.(?:csv|tsv|xlsx|json|jsonl|parquet)\b.*\.(?:csv|tsv|xlsx|json|jsonl|parquet)\b|\b(?:convert|export|save|write)\b.*\b(?:as|to|into)\s+(?:an?\s+)?(?:csv|json|parquet)\b|\b(?:distinct|unique)\b|\bmedian\b|\b(?:sorted|ordered|sort|order) by\b/;
+const COMPARISON =
+  /\b(?:more|greater|higher|larger|bigger|less|fewer|lower|smaller|over|above|under|below|after|before|at least|at most|exactly)(?: than)?\s+-?\d|[<>]=?\s*-?\d/;
+
 const hasStrongHead = (i: Intent) => i.segments.head.some((p) => p.some((w) => !w.startsWith(WEAK)));
 
 /** The rules, in order: the first that holds names the kind. */
@@ -61,6 +67,22 @@ export const INTENT_RULES: readonly IntentRule[] = [
     example: "what can you do?",
     when: (f) =>
       /\bwhat can you do\b|\bhow do (?:i|you) use\b|\bwhat do you (?:do|support)\b|\bwho are you\b/.test(f.full),
+  },
+  {
+    kind: "transform",
+    example: "cars from Japan with mpg over 30",
+    when: (f) => (TRANSFORM_WORDS.test(f.full) || COMPARISON.test(f.full)) && !f.findVerb && !f.listVerb,
+  },
+  {
+    kind: "transform",
+    example: "how many missions went to Mars?",
+    when: (f) =>
+      f.intent.agg !== undefined &&
+      !f.hasBy &&
+      f.intent.rank === undefined &&
+      !f.chartWord &&
+      !f.intent.chartType &&
+      !f.findVerb,
   },
   {
     kind: "chart",
@@ -91,14 +113,14 @@ export const INTENT_RULES: readonly IntentRule[] = [
   },
   { kind: "describe", example: "describe employees.json", when: (f) => f.describeVerb && !/\bopen\b/.test(f.full) },
   {
+    kind: "transform",
+    example: "which missions went to Mars?",
+    when: (f) => /^\s*which\b/.test(f.full) && f.intent.rank === undefined && f.intent.terms.length > 0,
+  },
+  {
     kind: "chart",
     example: "requests per status code",
     when: (f) => f.hasBy && hasStrongHead(f.intent) && !/\b(?:open|read|preview|cat|head)\b/.test(f.full),
-  },
-  {
-    kind: "rank",
-    example: "what is the average salary?",
-    when: (f) => f.intent.agg !== undefined && f.intent.terms.length > 0 && f.question,
   },
   {
     kind: "rank",
