@@ -12,10 +12,9 @@ export async function main(): Promise<void> {
       "exec_run_js enabled",
     );
   if (fs.ctx.python) fs.ctx.log.info({ sandboxes: fs.ctx.python.pool.size }, "exec_run_python enabled");
-  if (fs.ctx.sql) {
-    fs.ctx.sql.pool.warm();
+  // Its DuckDB worker starts with the first tool call, like exec_run_js's runner (tools/result.ts).
+  if (fs.ctx.sql)
     fs.ctx.log.info({ sandbox: fs.ctx.sql.pool.sandbox, timeoutMs: fs.ctx.sql.timeoutMs }, "sql_query enabled");
-  }
   if (config.transport === "stdio") {
     runStdio(fs);
     return;

@@ -83,7 +83,7 @@ export async function createFsServer(opts: FsServerOptions): Promise<FsServer> {
   // starts it in the background (defineTool), and an exec_run_js that comes first starts its own.
   const python = exec && opts.exec ? startPython(opts.exec, policy, exec.audit, log) : undefined;
   const sqlOpts = opts.sql ?? (opts.exec ? { sandbox: opts.exec.sandbox } : false);
-  // Started at the first call (or by main at start-up): tests that never query pay nothing for it.
+  // Started at the first tool call (tools/result.ts): tests that never query pay nothing for it.
   const sql = sqlOpts
     ? {
         timeoutMs: sqlOpts.timeoutMs ?? SQL_LIMITS.defaultTimeoutMs,
@@ -152,7 +152,7 @@ function startPython(
     log.warn(`exec_run_python is off: ${why}.`);
     return undefined;
   }
+  // Its zygotes start with the first tool call (tools/result.ts), after the client's handshake.
   const pool = new PythonPool({ ...roots, policy, log, size: opts.pythonZygotes });
-  pool.warm();
   return { pool, audit, defaultTimeoutMs: opts.pythonTimeoutMs ?? PY_LIMITS.defaultTimeoutMs };
 }

@@ -71,8 +71,11 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(
       // `event` is what the web server's call log matches (packages/shared/src/mcp-log.ts), not `msg`.
       const logFields = { event: MCP_LOG_EVENT.toolCall, tool: name, correlationId, args: summarizeArgs(args) };
       try {
-        // The sandbox runner starts with the first tool call, not with the process (see server.ts).
+        // Sandbox workers start with the first tool call, not with the process: starting them (a second
+        // or more of CPU) would compete with the client's handshake (see server.ts).
         ctx.exec?.pool.warm();
+        ctx.sql?.pool.warm();
+        ctx.python?.pool.warm();
         const outcome = await handler(args, req, correlationId, progressFor(req));
         ctx.log.info(
           { ...logFields, ms: round(performance.now() - started), outcome: outcome.isError ? "tool_error" : "ok" },
