@@ -67,7 +67,8 @@ export function TableViewer({ path, version, note }: { path: string; version: nu
         );
       }
     },
-    [key, path, sheet, sort],
+    // `view` too: when a new view arrives, the rows already in view ask for its pages.
+    [key, path, sheet, sort, view],
   );
 
   if (error)

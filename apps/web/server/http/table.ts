@@ -35,8 +35,9 @@ interface OpenTable {
   rows(start: number, count: number): Promise<string[][]>;
   rowsAt(indexes: readonly number[]): Promise<string[][]>;
   column(col: number): Promise<string[]>;
-  /** Sort orders computed so far, by `${col}:${dir}`. */
+  /** The sort order last asked for, by `${col}:${dir}`, and the cells of its column (for the other direction). */
   orders: Map<string, Promise<Uint32Array>>;
+  cells?: { col: number; cells: Promise<string[]> };
 }
 
 function inMemory(rows: string[][], rest: Pick<OpenTable, "sheets" | "sheet" | "columns" | "warnings">): OpenTable {
@@ -212,7 +213,9 @@ export async function getTable(deps: { policy: PathPolicy }, url: URL, res: Serv
     const key = `${sortCol}:${dir}`;
     let order = table.orders.get(key);
     if (!order) {
-      order = table.column(sortCol).then((cells) => sortedOrder(cells, dir));
+      // Clicking a header twice asks for both directions of one column: its cells are read once.
+      if (table.cells?.col !== sortCol) table.cells = { col: sortCol, cells: table.column(sortCol) };
+      order = table.cells.cells.then((cells) => sortedOrder(cells, dir));
       table.orders.clear(); // one order per table at a time: each holds 4 bytes per row
       table.orders.set(key, order);
     }
