@@ -1,5 +1,16 @@
-import { parseErrorCode, type TraceMessage } from "@textide/shared";
-import type { FileResponse, TableResponse, TreeResponse } from "./types";
+import {
+  parseErrorCode,
+  type FileResponse,
+  type ModelResponse,
+  type SaveFileRequest,
+  type SaveFileResponse,
+  type TableResponse,
+  type ThreadResponse,
+  type ThreadsResponse,
+  type ThreadSummary,
+  type TraceMessage,
+  type TreeResponse,
+} from "@textide/shared";
 import { forUser } from "./user-text";
 
 export class ApiError extends Error {
@@ -42,19 +53,13 @@ export function fetchFile(path: string): Promise<FileResponse> {
   return call<FileResponse>(`/api/file?path=${q(path)}`);
 }
 
-export interface SaveResult {
-  path: string;
-  etag: string;
-  size: number;
-  created: boolean;
-}
-
 /** PUT with `expectedEtag`; a conflict throws ApiError(409) with `currentEtag` in details. */
-export function saveFile(path: string, content: string, expectedEtag: string | undefined): Promise<SaveResult> {
-  return call<SaveResult>(`/api/file?path=${q(path)}`, {
+export function saveFile(path: string, content: string, expectedEtag: string | undefined): Promise<SaveFileResponse> {
+  const body: SaveFileRequest = expectedEtag === undefined ? { content } : { content, expectedEtag };
+  return call<SaveFileResponse>(`/api/file?path=${q(path)}`, {
     method: "PUT",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify(expectedEtag === undefined ? { content } : { content, expectedEtag }),
+    body: JSON.stringify(body),
   });
 }
 
@@ -63,14 +68,8 @@ export function rawUrl(path: string, cacheKey?: string): string {
   return `/api/raw?path=${q(path)}${cacheKey ? `&v=${q(cacheKey)}` : ""}`;
 }
 
-export interface ModelInfo {
-  id: string;
-  label: string;
-  offline: boolean;
-  /** Whether some tools wait for the user's approval (server setting). */
-  approvals?: boolean;
-  configureHint?: string;
-}
+/** The agent's model as `GET /api/model` describes it. */
+export type ModelInfo = ModelResponse;
 
 /** The agent's model, or undefined while the server runs without the agent runtime (404). */
 export async function fetchModel(): Promise<ModelInfo | undefined> {
@@ -81,7 +80,7 @@ export async function fetchModel(): Promise<ModelInfo | undefined> {
   }
 }
 
-export type { TableResponse };
+export type { TableResponse, ThreadSummary };
 
 /** One page of a table (`GET /api/table`), sorted by one column if asked. */
 export function fetchTable(
@@ -96,17 +95,10 @@ export function fetchTable(
   });
 }
 
-export interface ThreadSummary {
-  threadId: string;
-  title: string;
-  updatedAt: string;
-  runId?: string;
-}
-
 export async function fetchThreads(): Promise<ThreadSummary[]> {
-  return (await call<{ threads: ThreadSummary[] }>("/api/threads")).threads;
+  return (await call<ThreadsResponse>("/api/threads")).threads;
 }
 
 export async function fetchThread(threadId: string): Promise<TraceMessage[]> {
-  return (await call<{ messages: TraceMessage[] }>(`/api/threads/${encodeURIComponent(threadId)}`)).messages;
+  return (await call<ThreadResponse>(`/api/threads/${encodeURIComponent(threadId)}`)).messages;
 }

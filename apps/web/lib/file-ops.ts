@@ -1,19 +1,27 @@
-import type { FileSearchHit } from "@textide/shared";
+import type {
+  CreateEntryRequest,
+  CreateEntryResponse,
+  DeleteEntryResponse,
+  FileSearchResponse,
+  RenameEntryRequest,
+  RenameEntryResponse,
+  UploadResponse,
+} from "@textide/shared";
 import { ApiError, call, q, rawUrl } from "./api";
 
 function postJson<T>(url: string, body: unknown): Promise<T> {
   return call<T>(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 }
 
-export function createEntry(path: string, type: "file" | "directory"): Promise<{ path: string; type: string }> {
-  return postJson("/api/fs/create", { path, type });
+export function createEntry(path: string, type: "file" | "directory"): Promise<CreateEntryResponse> {
+  return postJson("/api/fs/create", { path, type } satisfies CreateEntryRequest);
 }
 
-export function renameEntry(from: string, to: string): Promise<{ from: string; to: string }> {
-  return postJson("/api/fs/rename", { from, to });
+export function renameEntry(from: string, to: string): Promise<RenameEntryResponse> {
+  return postJson("/api/fs/rename", { from, to } satisfies RenameEntryRequest);
 }
 
-export function deleteEntry(path: string): Promise<{ path: string }> {
+export function deleteEntry(path: string): Promise<DeleteEntryResponse> {
   return call(`/api/fs?path=${q(path)}`, { method: "DELETE" });
 }
 
@@ -21,11 +29,7 @@ export function downloadUrl(path: string): string {
   return `${rawUrl(path)}&download=1`;
 }
 
-export function searchFiles(
-  query: string,
-  limit: number,
-  signal?: AbortSignal,
-): Promise<{ hits: FileSearchHit[]; truncated: boolean }> {
+export function searchFiles(query: string, limit: number, signal?: AbortSignal): Promise<FileSearchResponse> {
   return call(`/api/files?q=${q(query)}&limit=${limit}`, { signal });
 }
 
@@ -37,7 +41,7 @@ export function uploadFile(
   path: string,
   file: Blob,
   opts: { overwrite?: boolean; onProgress?: (sent: number, total: number) => void } = {},
-): Promise<{ path: string; size: number }> {
+): Promise<UploadResponse> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("PUT", `/api/upload?path=${q(path)}${opts.overwrite ? "&overwrite=1" : ""}`);
@@ -45,7 +49,7 @@ export function uploadFile(
     xhr.upload.onprogress = (e) => opts.onProgress?.(e.loaded, e.lengthComputable ? e.total : file.size);
     xhr.onload = () => {
       const body = (xhr.response ?? {}) as { error?: { code?: string; message?: string } };
-      if (xhr.status >= 200 && xhr.status < 300) resolve(xhr.response as { path: string; size: number });
+      if (xhr.status >= 200 && xhr.status < 300) resolve(xhr.response as UploadResponse);
       else
         reject(
           new ApiError(

@@ -1,5 +1,5 @@
 import { call } from "./api";
-import type { McpCallEvent } from "@textide/shared";
+import type { McpCallEvent, McpCallsResponse } from "@textide/shared";
 
 /** As many calls as the server keeps (`GET /api/mcp-calls`). */
 export const MAX_CALLS = 500;
@@ -7,7 +7,7 @@ export const MAX_CALLS = 500;
 export type StatusFilter = "all" | "errors";
 
 export async function fetchMcpCalls(): Promise<McpCallEvent[]> {
-  return (await call<{ calls: McpCallEvent[] }>("/api/mcp-calls")).calls;
+  return (await call<McpCallsResponse>("/api/mcp-calls")).calls;
 }
 
 /** Appends calls not seen yet (by id), keeping the newest `MAX_CALLS`, oldest first. */

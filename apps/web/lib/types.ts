@@ -1,4 +1,4 @@
-/** Shapes of the web server's REST answers and socket events, as the browser sees them. */
+/** The web server's REST answers and socket events the UI reads (defined in packages/shared), and path helpers. */
 
 import type { TreeEntry } from "@textide/shared";
 
@@ -6,29 +6,15 @@ export type {
   AgentEvent,
   ClientToServerEvents,
   FileChangedEvent,
+  FileResponse,
   FileChangeKind,
   OpenFileEvent,
   ServerToClientEvents,
   TableResponse,
   TreeEntry,
   TreeEntryType as EntryType,
+  TreeResponse,
 } from "@textide/shared";
-
-export interface TreeResponse {
-  path: string;
-  root: string;
-  entries: TreeEntry[];
-  truncated: boolean;
-}
-
-export interface FileResponse {
-  path: string;
-  content: string;
-  etag: string;
-  encoding: string;
-  size: number;
-  mime: string;
-}
 
 /** The workspace folder that holds the agent's outputs. */
 export const ASSETS_DIR = "generated_assets";

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import type { Surface } from "@textide/shared";
+import type { HealthResponse, Surface } from "@textide/shared";
 import { removeStaleTemps, type PathPolicy } from "@textide/shared/node";
 import type { WebConfig } from "./config.js";
 import { createBroadcast } from "./broadcast.js";
@@ -86,7 +86,8 @@ export function createWebServer({ config, policy, log = consoleLogger, runtime, 
     "/api/health": {
       GET: async (_url, _req, res) => {
         await Promise.resolve();
-        sendJson(res, 200, { ok: true, roots: policy.roots.map((r) => ({ name: r.name, path: r.real })) });
+        const health: HealthResponse = { ok: true, roots: policy.roots.map((r) => ({ name: r.name, path: r.real })) };
+        sendJson(res, 200, health);
       },
     },
     "/api/tree": { GET: (url, _req, res) => getTree(files, url, res) },

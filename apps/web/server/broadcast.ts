@@ -15,9 +15,9 @@ export interface Broadcast {
 
 export function createBroadcast(io: Io): Broadcast {
   return {
-    fileChanged: (e) => void io.emit("file_changed", e),
+    fileChanged: (e) => void io.emit("file/changed", e),
     openFile(e) {
-      io.emit("open_file", e);
+      io.emit("file/open", e);
       return io.of("/").sockets.size;
     },
     agentEvent: (e) => void io.emit("agent/event", e),

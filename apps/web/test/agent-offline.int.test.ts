@@ -27,7 +27,7 @@ beforeAll(async () => {
   ({ ws, client, events } = session);
   other = await connectClient(session.srv.base);
   otherEvents = collectAgentEvents(other);
-  client.on("file_changed", (e: unknown) => changes.push(fileChangedEvent.parse(e)));
+  client.on("file/changed", (e: unknown) => changes.push(fileChangedEvent.parse(e)));
 });
 
 afterAll(async () => {
@@ -49,7 +49,7 @@ describe("agent over socket.io with the offline planner and the bundled MCP serv
       expect(body.configureHint).toContain(v);
   });
 
-  it("runs the planets pie chart: tool events, tokens, a final png output, and file_changed for it", async () => {
+  it("runs the planets pie chart: tool events, tokens, a final png output, and file/changed for it", async () => {
     const ack = await call<{ runId: string; threadId: string }>(client, "agent/run", {
       text: "pie chart of the largest planets from planets.xlsx",
     });
@@ -77,7 +77,7 @@ describe("agent over socket.io with the offline planner and the bundled MCP serv
     const file = path.join(ws.assets, png!.replace(/^generated_assets\//, ""));
     expect(existsSync(file)).toBe(true);
     expect(statSync(file).size).toBeGreaterThan(1000);
-    await waitUntil(() => changes.some((c) => c.path === png && c.kind !== "unlink"), 5000, `file_changed ${png}`);
+    await waitUntil(() => changes.some((c) => c.path === png && c.kind !== "unlink"), 5000, `file/changed ${png}`);
     // every window sees the run
     expect(otherEvents.filter((e) => e.runId === runId).length).toBe(mine.length);
   });

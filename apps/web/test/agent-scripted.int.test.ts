@@ -48,7 +48,7 @@ beforeAll(async () => {
   deps = { ideToken: TOKEN, model: { chat: await routedModel(scripts), info: MODEL }, approveTools: ["fs_write_file"] };
   session = await startAgentSession(deps);
   ({ ws, srv, client, events } = session);
-  client.on("open_file", (e: unknown) => opened.push(openFileEvent.parse(e)));
+  client.on("file/open", (e: unknown) => opened.push(openFileEvent.parse(e)));
 });
 
 afterAll(() => session?.close());
@@ -65,7 +65,7 @@ describe("agent runtime with a scripted model", () => {
     expect(final).toMatchObject({ stopReason: "done", text: "Opened README.md." });
     const end = events.find((e) => e.type === "tool_end" && e.runId === ack.data.runId);
     expect(end).toMatchObject({ name: "system_open_file", isError: false });
-    await waitUntil(() => opened.length > 0 || undefined, 2000, "open_file");
+    await waitUntil(() => opened.length > 0 || undefined, 2000, "file/open");
     expect(opened).toEqual([{ path: "README.md", line: 3 }]);
   });
 

@@ -273,9 +273,9 @@ describe("POST /api/open-file", () => {
     b?.close();
   });
 
-  it("emits open_file to every connected client and returns the count", async () => {
+  it("emits file/open to every connected client and returns the count", async () => {
     const received = Promise.all(
-      [a, b].map((s) => new Promise<unknown>((resolve) => s.once("open_file", (e: unknown) => resolve(e)))),
+      [a, b].map((s) => new Promise<unknown>((resolve) => s.once("file/open", (e: unknown) => resolve(e)))),
     );
     const r = await request(srv.port, "POST", "/api/open-file", {
       body: { path: "data/planets.xlsx", line: 3 },

@@ -21,7 +21,7 @@ describe.skipIf(notBuiltReason !== undefined)(
       ws = await makeWorkspace();
       srv = await startMcpWebProcess(ws);
       socket = await connectClient(srv.base);
-      socket.on("open_file", (e: unknown) => opened.push(openFileEvent.parse(e)));
+      socket.on("file/open", (e: unknown) => opened.push(openFileEvent.parse(e)));
       socket.on("mcp/call", (e: unknown) => calls.push(mcpCallEvent.parse(e)));
     });
 
@@ -48,7 +48,7 @@ describe.skipIf(notBuiltReason !== undefined)(
         expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["fs_read_file", "system_open_file"]));
         const result = await client.callTool({ name: "system_open_file", arguments: { path: "README.md", line: 2 } });
         expect(result.isError, JSON.stringify(result)).toBeFalsy();
-        await waitUntil(() => opened.find((e) => e.path === "README.md"), 3000, "open_file");
+        await waitUntil(() => opened.find((e) => e.path === "README.md"), 3000, "file/open");
         expect(opened).toEqual([{ path: "README.md", line: 2 }]);
 
         const bad = await client.callTool({ name: "fs_read_file", arguments: { path: "../outside.txt" } });

@@ -38,7 +38,7 @@ async function exercisePolling(base: string, project: string, file: string): Pro
   const socket = ioClient(base, { transports: ["polling"], reconnection: false, forceNew: true });
   const events: FileChangedEvent[] = [];
   const seen = new Promise<void>((resolve) => {
-    socket.on("file_changed", (e: unknown) => {
+    socket.on("file/changed", (e: unknown) => {
       events.push(fileChangedEvent.parse(e));
       if (events.some((x) => x.path === file)) resolve();
     });
@@ -64,7 +64,7 @@ async function exercisePolling(base: string, project: string, file: string): Pro
 }
 
 describe("socket.io over HTTP long-polling (issue 11)", () => {
-  it("connects, receives file_changed, emits agent/cancel and gets its ack, without uncaught exceptions", async () => {
+  it("connects, receives file/changed, emits agent/cancel and gets its ack, without uncaught exceptions", async () => {
     client = await exercisePolling(srv.base, ws.project, "polled.txt");
     expect(uncaught).toEqual([]);
   });

@@ -81,7 +81,7 @@ beforeAll(async () => {
   before = await snapshot(ws.outside);
   server = await startServer(ws);
   watcherClient = await connectClient(server.base);
-  watcherClient.on("file_changed", (e: { path: string }) => announced.push(e.path));
+  watcherClient.on("file/changed", (e: { path: string }) => announced.push(e.path));
   swapper = spawn(process.execPath, [SWAPPER, race, ws.outside, "2"], { stdio: ["pipe", "pipe", "inherit"] });
   await new Promise<void>((resolve) => swapper.stdout!.once("data", () => resolve()));
 }, 120_000);

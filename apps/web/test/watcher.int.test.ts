@@ -46,7 +46,7 @@ beforeAll(async () => {
   ws = await makeWorkspace();
   srv = await startServer(ws);
   client = await connectClient(srv.base);
-  client.on("file_changed", (e: unknown) => events.push(fileChangedEvent.parse(e)));
+  client.on("file/changed", (e: unknown) => events.push(fileChangedEvent.parse(e)));
 });
 
 afterAll(async () => {
@@ -60,7 +60,7 @@ beforeEach(async () => {
   events = [];
 });
 
-describe("file_changed", () => {
+describe("file/changed", () => {
   it("reports one add, with the workspace path, for a file written atomically from outside", async () => {
     await atomicWrite(path.join(ws.project, "data", "new.csv"), "a,b\n1,2\n");
     await waitFor((e) => e.length > 0, 5000);

@@ -174,7 +174,7 @@ export function Workspace(): ReactNode {
     setDirty((prev) => new Set([...prev].filter((p) => !isAtOrBelow(p, path))));
   }, []);
 
-  useBatchedSocketEvent("file_changed", (batch) => {
+  useBatchedSocketEvent("file/changed", (batch) => {
     const touched = new Set<string>();
     for (const e of batch) {
       applyChange(e);
@@ -185,7 +185,7 @@ export function Workspace(): ReactNode {
     if (touched.size > 0)
       setTabs((prev) => prev.map((t) => (touched.has(t.path) ? { ...t, version: t.version + 1 } : t)));
   });
-  useSocketEvent("open_file", (e) => open(e.path, e.line));
+  useSocketEvent("file/open", (e) => open(e.path, e.line));
   // Every output of an agent run (new or rewritten, whichever window asked) opens and is selected; an
   // open tab of a rewritten file reloads. The watcher's event kind cannot tell: a rewrite is a "change".
   useSocketEvent("agent/event", (e) => {

@@ -3,7 +3,14 @@ import path from "node:path";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { commitWrite, fromNodeError, isFsError, isInside, moveAt, removeAt } from "@textide/shared/node";
 import type { PathPolicy } from "@textide/shared/node";
-import { z } from "zod";
+import type { z } from "zod";
+import {
+  createEntryRequest,
+  renameEntryRequest,
+  type CreateEntryResponse,
+  type DeleteEntryResponse,
+  type RenameEntryResponse,
+} from "@textide/shared";
 import { AppError } from "../errors.js";
 import { existsError, withEntry } from "../fs/entry.js";
 import type { FileIndex } from "../fs/file-index.js";
@@ -16,9 +23,6 @@ export interface FileOpsDeps {
 
 const MAX_BODY = 64 * 1024;
 
-const createBody = z.object({ path: z.string().min(1), type: z.enum(["file", "directory"]) });
-const renameBody = z.object({ from: z.string().min(1), to: z.string().min(1) });
-
 async function parse<T>(req: IncomingMessage, schema: z.ZodType<T>, shape: string): Promise<T> {
   const parsed = schema.safeParse(await readJsonBody(req, MAX_BODY));
   if (!parsed.success) throw new AppError(400, "bad_request", `Body must be ${shape}.`);
@@ -27,7 +31,7 @@ async function parse<T>(req: IncomingMessage, schema: z.ZodType<T>, shape: strin
 
 /** `POST /api/fs/create` `{path, type}`: a new empty file or folder; missing parent folders are created. */
 export async function postCreate(deps: FileOpsDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const body = await parse(req, createBody, '{path: string, type: "file" | "directory"}');
+  const body = await parse(req, createEntryRequest, '{path: string, type: "file" | "directory"}');
   const display = await withEntry(deps.policy, body.path, { createParents: true }, async (target) => {
     if (target.stats) throw existsError(target.display);
     try {
@@ -40,12 +44,12 @@ export async function postCreate(deps: FileOpsDeps, req: IncomingMessage, res: S
     return target.display;
   });
   if (body.type === "file") deps.index.addFile(display);
-  sendJson(res, 201, { path: display, type: body.type });
+  sendJson(res, 201, { path: display, type: body.type } satisfies CreateEntryResponse);
 }
 
 /** `POST /api/fs/rename` `{from, to}`: rename or move, also between the two roots; never overwrites. */
 export async function postRename(deps: FileOpsDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const body = await parse(req, renameBody, "{from: string, to: string}");
+  const body = await parse(req, renameEntryRequest, "{from: string, to: string}");
   const moved = await withEntry(deps.policy, body.from, {}, (from) =>
     withEntry(deps.policy, body.to, { createParents: true }, async (to) => {
       if (!from.stats) {
@@ -66,7 +70,7 @@ export async function postRename(deps: FileOpsDeps, req: IncomingMessage, res: S
     }),
   );
   deps.index.move(moved.from, moved.to);
-  sendJson(res, 200, moved);
+  sendJson(res, 200, moved satisfies RenameEntryResponse);
 }
 
 /** `DELETE /api/fs?path=`: a file, a symlink (not its target) or a folder with everything in it. */
@@ -81,7 +85,7 @@ export async function deleteEntry(deps: FileOpsDeps, url: URL, res: ServerRespon
     return target.display;
   });
   deps.index.remove(display);
-  sendJson(res, 200, { path: display });
+  sendJson(res, 200, { path: display } satisfies DeleteEntryResponse);
 }
 
 function asExists(err: unknown, display: string): unknown {

@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import type { FileSearchResponse } from "@textide/shared";
 import { AppError } from "../errors.js";
 import type { FileIndex } from "../fs/file-index.js";
 import { sendJson } from "./respond.js";
@@ -17,5 +18,5 @@ export async function getFileSearch(index: FileIndex, url: URL, res: ServerRespo
   }
   await index.ready;
   const { hits, truncated } = index.search(q, limit);
-  sendJson(res, 200, { hits, truncated: truncated || index.capped });
+  sendJson(res, 200, { hits, truncated: truncated || index.capped } satisfies FileSearchResponse);
 }

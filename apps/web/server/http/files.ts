@@ -3,7 +3,13 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { promisify } from "node:util";
 import { type FsError, type PathPolicy, commitWrite, etagFromStats, isFsError } from "@textide/shared/node";
-import { z } from "zod";
+import {
+  saveFileRequest,
+  type FileResponse,
+  type SaveConflictDetails,
+  type SaveFileResponse,
+  type TreeResponse,
+} from "@textide/shared";
 import { AppError } from "../errors.js";
 import { detectTextEncoding, hasUtf8Bom, isKnownBinaryMime, mimeOf } from "../fs/mime.js";
 import { listTree } from "../fs/tree.js";
@@ -48,7 +54,7 @@ export async function getTree(deps: FileRouteDeps, url: URL, res: ServerResponse
     depth,
     maxEntries: depth === 1 ? MAX_FOLDER_ENTRIES : MAX_TREE_ENTRIES,
   });
-  sendJson(res, 200, { path: target.display, root: target.root.name, entries, truncated });
+  sendJson(res, 200, { path: target.display, root: target.root.name, entries, truncated } satisfies TreeResponse);
 }
 
 export async function getFile(deps: FileRouteDeps, url: URL, res: ServerResponse): Promise<void> {
@@ -77,17 +83,19 @@ export async function getFile(deps: FileRouteDeps, url: URL, res: ServerResponse
     encoding === "utf-8"
       ? new TextDecoder("utf-8", { ignoreBOM: false }).decode(hasUtf8Bom(bytes) ? bytes.subarray(3) : bytes)
       : new TextDecoder(encoding).decode(bytes);
-  sendJson(res, 200, { path: target.display, content, etag, encoding, size: bytes.length, mime });
+  sendJson(res, 200, {
+    path: target.display,
+    content,
+    etag,
+    encoding,
+    size: bytes.length,
+    mime,
+  } satisfies FileResponse);
 }
-
-const putBody = z.object({
-  content: z.string(),
-  expectedEtag: z.string().min(1).optional(),
-});
 
 export async function putFile(deps: FileRouteDeps, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const input = queryPath(url, true);
-  const parsed = putBody.safeParse(await readJsonBody(req, MAX_PUT_BODY));
+  const parsed = saveFileRequest.safeParse(await readJsonBody(req, MAX_PUT_BODY));
   if (!parsed.success) {
     throw new AppError(400, "bad_request", "Body must be {content: string, expectedEtag?: string}.");
   }
@@ -109,7 +117,7 @@ export async function putFile(deps: FileRouteDeps, url: URL, req: IncomingMessag
     etag: saved.etag,
     size: data.length,
     created: saved.created,
-  });
+  } satisfies SaveFileResponse);
 }
 
 /** The editor's wording for a refused save (the FsError's text is written for a model). */
@@ -122,7 +130,7 @@ function forPeople(err: FsError, display: string): AppError | FsError {
       deleted
         ? `${display} was deleted on disk since it was opened. Save again to recreate it.`
         : `${display} was changed on disk since it was opened. Reload it, or save again to overwrite.`,
-      { cause: err, details: { currentEtag: err.details.currentEtag ?? null, deleted } },
+      { cause: err, details: { currentEtag: currentEtagOf(err), deleted } satisfies SaveConflictDetails },
     );
   }
   if (err.code === "is_directory") {
@@ -180,4 +188,9 @@ function binary(display: string, mime: string): AppError {
     `${display} is a binary file (${mime}); the text editor cannot open it. Fetch its bytes from /api/raw?path=… instead.`,
     { details: { mime } },
   );
+}
+
+function currentEtagOf(err: FsError): string | null {
+  const etag = err.details.currentEtag;
+  return typeof etag === "string" ? etag : null;
 }

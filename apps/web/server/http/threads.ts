@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import type { ModelResponse, ThreadResponse, ThreadsResponse } from "@textide/shared";
 import { AppError } from "../errors.js";
 import type { AgentRuntime } from "../runtime/agent-runtime.js";
 import { sendJson } from "./respond.js";
@@ -15,7 +16,7 @@ const THREAD_ID = /^[\w.:-]{1,200}$/;
 
 /** `GET /api/threads`: every stored thread, newest first, titled by its first request. */
 export async function getThreads(runtime: AgentRuntime, res: ServerResponse): Promise<void> {
-  sendJson(res, 200, { threads: await runtime.threads() });
+  sendJson(res, 200, { threads: await runtime.threads() } satisfies ThreadsResponse);
 }
 
 /** `GET /api/threads/:id`: the thread's messages as a provider-neutral trace. */
@@ -29,11 +30,15 @@ export async function getThread(runtime: AgentRuntime, encodedId: string, res: S
   if (!THREAD_ID.test(threadId)) throw new AppError(400, "bad_request", "Invalid thread id.");
   const messages = await runtime.history(threadId);
   if (!messages.some((m) => m.role !== "system")) throw new AppError(404, "not_found", `No thread ${threadId}.`);
-  sendJson(res, 200, { threadId, messages });
+  sendJson(res, 200, { threadId, messages } satisfies ThreadResponse);
 }
 
 /** `GET /api/model`: the model in use (the offline planner says so) and how to configure another. */
 export function getModel(runtime: AgentRuntime, res: ServerResponse): Promise<void> {
-  sendJson(res, 200, { ...runtime.model, approvals: runtime.approvalsEnabled, configureHint: CONFIGURE_HINT });
+  sendJson(res, 200, {
+    ...runtime.model,
+    approvals: runtime.approvalsEnabled,
+    configureHint: CONFIGURE_HINT,
+  } satisfies ModelResponse);
   return Promise.resolve();
 }

@@ -1,6 +1,6 @@
 import { unlink, type FileHandle } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ROOT } from "@textide/shared";
+import { ROOT, type UploadResponse } from "@textide/shared";
 import {
   commitTemp,
   fromNodeError,
@@ -28,7 +28,7 @@ export interface UploadDeps {
 export async function putUpload(deps: UploadDeps, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const overwrite = ["1", "true"].includes(url.searchParams.get("overwrite") ?? "");
   let reading = false;
-  let saved: { path: string; size: number };
+  let saved: UploadResponse;
   try {
     const input = checkRequest(deps, url, req);
     saved = await withEntry(deps.policy, input, { createParents: true }, async (target) => {
@@ -51,7 +51,7 @@ export async function putUpload(deps: UploadDeps, url: URL, req: IncomingMessage
     throw reading ? err : closingConnection(err);
   }
   deps.index.addFile(saved.path);
-  sendJson(res, 201, saved);
+  sendJson(res, 201, saved satisfies UploadResponse);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { createAgent, NodeSqliteSaver, type AgentLogger, type ServerSpec, type ServerStatus } from "@textide/agent";
-import type { AgentEvent, ModelInfo, TraceMessage } from "@textide/shared";
+import type { AgentEvent, ModelInfo, ThreadSummary, TraceMessage } from "@textide/shared";
 import { runtimeError } from "../errors.js";
 import { silentLogger, type Logger } from "../log.js";
 import { mcpServerCommand } from "../mcp/server-command.js";
@@ -46,14 +46,6 @@ export interface AgentRuntimeDeps {
   log?: Logger;
 }
 
-export interface ThreadListItem {
-  threadId: string;
-  title: string;
-  updatedAt: string;
-  /** Set while a run of this thread is under way. */
-  runId?: string;
-}
-
 export interface AgentRuntime {
   readonly model: ModelInfo;
   readonly approvalsEnabled: boolean;
@@ -63,7 +55,7 @@ export interface AgentRuntime {
   cancel(runId: string): boolean;
   /** Answers a thread's pending approval by resuming it as a new run. */
   approve(threadId: string, decision: "approve" | "reject", onEvent: (e: AgentEvent) => void): Promise<RunHandle>;
-  threads(): Promise<ThreadListItem[]>;
+  threads(): Promise<ThreadSummary[]>;
   history(threadId: string): Promise<TraceMessage[]>;
   /** The MCP servers' connection state (empty before the first run starts them). */
   status(): ServerStatus[];

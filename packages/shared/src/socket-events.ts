@@ -1,0 +1,98 @@
+import { z } from "zod";
+import type { AgentEvent } from "./agent-events.js";
+import { openFileRequest } from "./api/open-file.js";
+import type { ErrorCode } from "./errors.js";
+import { ROOT } from "./tool-names.js";
+
+/**
+ * The web server ⇄ browser socket.io contract: every event is named `domain/verb`, and client payloads
+ * are validated on the server against these schemas.
+ */
+export const SOCKET_EVENTS = {
+  /** server → client: a file or folder under a root changed on disk. */
+  fileChanged: "file/changed",
+  /** server → client: open/focus a file in every connected browser (`system_open_file`). */
+  fileOpen: "file/open",
+  /** server → client: every event of every run, to every socket (all open windows follow a run). */
+  agentEvent: "agent/event",
+  /** server → client: one tool call seen by one of the app's MCP servers. */
+  mcpCall: "mcp/call",
+  /** client → server: start a run. */
+  agentRun: "agent/run",
+  agentCancel: "agent/cancel",
+  agentApprove: "agent/approve",
+} as const;
+
+export const FILE_CHANGE_KINDS = ["add", "change", "unlink", "addDir", "unlinkDir"] as const;
+
+export const fileChangedEvent = z.object({
+  root: z.enum([ROOT.project, ROOT.assets]),
+  /** Workspace path: `data/x.csv`, `generated_assets/chart.png`. */
+  path: z.string().min(1),
+  kind: z.enum(FILE_CHANGE_KINDS),
+});
+export type FileChangedEvent = z.infer<typeof fileChangedEvent>;
+export type FileChangeKind = FileChangedEvent["kind"];
+
+export const openFileEvent = openFileRequest;
+export type OpenFileEvent = z.infer<typeof openFileEvent>;
+
+/** `agent/run`: start a run, in a new thread unless `threadId` is given. */
+export const agentRunRequest = z.object({
+  threadId: z
+    .string()
+    .regex(/^[\w.:-]{1,200}$/, "letters, digits, _ . : - only")
+    .optional(),
+  text: z.string().trim().min(1).max(20_000),
+});
+export const agentCancelRequest = z.object({ runId: z.string().min(1).max(200) });
+/** `agent/approve`: answer a thread's pending approval. */
+export const agentApproveRequest = z.object({
+  threadId: z.string().min(1).max(200),
+  decision: z.enum(["approve", "reject"]),
+});
+
+/**
+ * `mcp/call`: one tool call seen by one of the app's MCP servers (the agent's stdio child or the
+ * Streamable HTTP server for external clients), for the console's call log.
+ */
+export const mcpCallEvent = z.object({
+  /** Unique per entry (the correlation id when the call carried one, else generated). */
+  id: z.string().min(1),
+  /** ISO time the call finished. */
+  at: z.string(),
+  /** Which connection made the call: the in-app agent, or an external MCP client over HTTP. */
+  source: z.enum(["agent", "external"]),
+  tool: z.string().min(1),
+  durationMs: z.number().nonnegative(),
+  /** `ok`, or the error code (`not_found`, `outside_roots`, `tool_error`, `internal`, …). */
+  status: z.string().min(1),
+  /** Argument summary as logged by the server (long strings shortened, secrets redacted). */
+  args: z.unknown().optional(),
+});
+export type McpCallEvent = z.infer<typeof mcpCallEvent>;
+
+export interface SocketError {
+  code: ErrorCode;
+  message: string;
+}
+export type Ack<T> = (reply: { ok: true; data: T } | { ok: false; error: SocketError }) => void;
+
+/** What `agent/run` and `agent/approve` acknowledge. */
+export interface RunStarted {
+  runId: string;
+  threadId: string;
+}
+
+export interface ServerToClientEvents {
+  "file/changed": (event: FileChangedEvent) => void;
+  "file/open": (event: OpenFileEvent) => void;
+  "agent/event": (event: AgentEvent) => void;
+  "mcp/call": (event: McpCallEvent) => void;
+}
+
+export interface ClientToServerEvents {
+  "agent/run": (payload: z.infer<typeof agentRunRequest>, ack: Ack<RunStarted>) => void;
+  "agent/cancel": (payload: z.infer<typeof agentCancelRequest>, ack: Ack<{ runId: string }>) => void;
+  "agent/approve": (payload: z.infer<typeof agentApproveRequest>, ack: Ack<RunStarted>) => void;
+}
