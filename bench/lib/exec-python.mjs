@@ -2,6 +2,7 @@
 // sessions = two callers of one server) against the same chart made by a cold `python3` subprocess.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import os from "node:os";
 import { rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -113,6 +114,7 @@ function sandboxMemory(serverPid) {
  * (measured by the caller in the same run).
  */
 export async function pythonRows(ctx, { repoRoot, root, assets, auditLog, anchorMs, n }) {
+  const loadBefore = os.loadavg()[0];
   const server = await startHttpServer(repoRoot, root, assets, auditLog);
   const a = await connectHttp(server.url);
   const b = await connectHttp(server.url);
@@ -161,6 +163,12 @@ export async function pythonRows(ctx, { repoRoot, root, assets, auditLog, anchor
         `Its chart is bench/python/planets_pie.py's own code (openpyxl + matplotlib), checked like the JS one; the ` +
         `first chart call took ${first.ms.toFixed(0)} ms. Parallel = ${n.parallel} charts in a row on one session vs ` +
         `${n.parallel} on each of two sessions at once (2 cores).`,
+    );
+    ctx.note(
+      `Measured on a shared, busy machine: other work kept the load average at ${loadBefore.toFixed(1)} when the ` +
+        `exec_run_python rows started and ${os.loadavg()[0].toFixed(1)} when they ended, on ${os.availableParallelism()} ` +
+        "cores, so every latency in this section (the python3 anchor's too) is inflated; the ratios compare runs made " +
+        "under the same load.",
     );
     return [
       gate(
