@@ -162,6 +162,33 @@ describe.skipIf(unavailable !== undefined)("exec_run_python: the contract", () =
   });
 });
 
+describe("exec_run_python without a sandbox", () => {
+  it("is not listed when Python may not be sandboxed, and the server says why in one line", async () => {
+    const off = await connectInMemory({ copySample: false });
+    const offNone = await connectInMemory({
+      copySample: false,
+      exec: { auditLog: "/tmp/textide-python-off-audit.jsonl", sandbox: "none" },
+    });
+    try {
+      for (const server of [offNone, ...(unavailable === undefined ? [] : [off])]) {
+        const { tools } = await server.client.listTools();
+        expect(tools.map((t) => t.name)).toContain(TOOL.runJs);
+        expect(tools.map((t) => t.name)).not.toContain(TOOL.runPython);
+        const linesOff = () => server.logs.filter((l) => l.includes("exec_run_python is off"));
+        // Logged at start; the logger hands lines over in batches.
+        await expect.poll(() => linesOff().length).toBe(1);
+        const lines = linesOff();
+        expect(lines[0]).not.toContain("\\n");
+      }
+      expect(offNone.logs.join("\n")).toMatch(
+        /exec_run_python is off: EXEC_SANDBOX=none, and Python never runs unsandboxed/,
+      );
+    } finally {
+      await Promise.all([off.close(), offNone.close()]);
+    }
+  });
+});
+
 describe.skipIf(unavailable === undefined)("exec_run_python where it cannot run", () => {
   it("is not listed", async () => {
     const { tools } = await c.client.listTools();
