@@ -130,6 +130,23 @@ describe("sql_query reads each file type by its workspace path", () => {
 
 const first = (xs: string[]) => xs[0]!;
 
+describe("isolation between calls", () => {
+  it("starts every call from an empty database: tables, views and macros of one call are gone in the next", async () => {
+    const made = await sql(`CREATE TABLE t AS SELECT 1 AS x; CREATE VIEW v AS SELECT 2 AS y;
+      CREATE MACRO plus_one(a) AS a + 1; SELECT plus_one(x) FROM t`);
+    expect(made).toMatchObject({ isError: false, rows: [[2]] });
+    // Several calls, so that each of the pool's workers has been asked.
+    for (let i = 0; i < 4; i++) {
+      for (const probe of ["SELECT * FROM t", "SELECT * FROM v", "SELECT plus_one(1)"]) {
+        const r = await sql(probe);
+        expect(r.isError, probe).toBe(true);
+        expect(r.error?.kind).toBe("runtime");
+      }
+      expect((await sql("SELECT count(*) FROM duckdb_tables()")).rows).toEqual([[0]]);
+    }
+  });
+});
+
 describe("values are JSON-safe", () => {
   it("integers, big integers, decimals, dates, timestamps, nulls, lists and structs", async () => {
     const r = await sql(`SELECT 42::BIGINT AS i, 9007199254740993::BIGINT AS big, 12.345::DECIMAL(10,3) AS d,

@@ -2,42 +2,59 @@ import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { SQL_LIMITS } from "./limits.js";
 import { sqlString } from "./literals.js";
 
-/** A fresh in-memory DuckDB database with its one connection, locked down. */
+/** A locked-down in-memory DuckDB database and a fresh connection to it for one query. */
 export interface Database {
   db: DuckDBInstance;
   conn: DuckDBConnection;
   memoryMb: number;
 }
 
+interface Instance {
+  db: DuckDBInstance;
+  memoryMb: number;
+}
+
 /**
- * Each query gets a database of its own, so nothing one caller creates is seen by the next. Making
- * one (and closing it) costs tens of milliseconds, more on a busy machine, so the next database is
- * made in the background after each query, off the path of the next call.
+ * No query sees what another one made. A database is reused only after queries that cannot have
+ * changed it (nothing but SELECT and COPY … TO ran, and without error: the engine decides); after
+ * anything else it is closed and a new one is made in the background, off the path of the next call.
+ * Making one costs tens of milliseconds, and over 100 ms on a busy machine. Settings are global to
+ * the database and locked, and connection state (prepared statements, the random seed, temporary
+ * tables) goes with the connection, which is new for every query.
  */
 export class Databases {
-  private next: Promise<Database> | undefined;
+  private next: Promise<Instance> | undefined;
 
   constructor(private readonly scratch: string) {}
 
-  /** A ready database for one query; the caller hands it back to `release`. */
+  /** A database for one query, with a new connection; hand it back to `release`. */
   async take(memoryMb: number): Promise<Database> {
     const ready = this.next;
     this.next = undefined;
-    const prepared = ready ? await ready.catch(() => undefined) : undefined;
-    if (prepared?.memoryMb === memoryMb) return prepared;
-    if (prepared) close(prepared);
-    return open(this.scratch, memoryMb);
+    let instance = ready ? await ready.catch(() => undefined) : undefined;
+    if (instance && instance.memoryMb !== memoryMb) {
+      instance.db.closeSync();
+      instance = undefined;
+    }
+    instance ??= await open(this.scratch, memoryMb);
+    return { ...instance, conn: await instance.db.connect() };
   }
 
-  /** Closes a used database and prepares the next one, after the current turn (the reply goes first). */
-  release(used: Database | undefined, memoryMb: number): void {
+  /** Ends the query's connection; keeps its database when `reusable`, else replaces it after this turn. */
+  release(used: Database | undefined, memoryMb: number, reusable: boolean): void {
+    used?.conn.closeSync();
+    if (used && reusable && !this.next) {
+      this.next = Promise.resolve({ db: used.db, memoryMb: used.memoryMb });
+      return;
+    }
+    // After the current turn, so the reply goes out first.
     setImmediate(() => {
-      if (used) close(used);
+      used?.db.closeSync();
       this.prepare(memoryMb);
     });
   }
 
-  /** Starts making the next database if none is on the way. */
+  /** Starts making the next database if none is ready or on the way. */
   prepare(memoryMb: number): void {
     if (this.next) return;
     this.next = open(this.scratch, memoryMb);
@@ -45,30 +62,33 @@ export class Databases {
   }
 }
 
-async function open(scratch: string, memoryMb: number): Promise<Database> {
+async function open(scratch: string, memoryMb: number): Promise<Instance> {
   const db = await DuckDBInstance.create(":memory:", {
     threads: String(SQL_LIMITS.threads),
     memory_limit: `${memoryMb}MB`,
+    // `~` means the scratch folder, and nothing spills to disk.
+    home_directory: scratch,
+    temp_directory: "",
     autoload_known_extensions: "false",
     autoinstall_known_extensions: "false",
     allow_community_extensions: "false",
   });
   const conn = await db.connect();
-  // File access only inside the scratch folder (never the workspace), `~` inside it, no spilling to
-  // disk, and the configuration locked so that SQL cannot undo any of it.
-  for (const sql of [
-    `SET allowed_directories = [${sqlString(`${scratch}/`)}]`,
-    `SET home_directory = ${sqlString(scratch)}`,
-    "SET temp_directory = ''",
-    "SET enable_external_access = false",
-    "SET lock_configuration = true",
-  ]) {
-    await conn.run(sql);
+  try {
+    // File access only inside the scratch folder (never the workspace), then the configuration locked
+    // so that SQL cannot undo any of it.
+    for (const sql of [
+      `SET allowed_directories = [${sqlString(`${scratch}/`)}]`,
+      "SET enable_external_access = false",
+      "SET lock_configuration = true",
+    ]) {
+      await conn.run(sql);
+    }
+  } catch (err) {
+    db.closeSync();
+    throw err;
+  } finally {
+    conn.closeSync();
   }
-  return { db, conn, memoryMb };
-}
-
-function close(d: Database): void {
-  d.conn.closeSync();
-  d.db.closeSync();
+  return { db, memoryMb };
 }

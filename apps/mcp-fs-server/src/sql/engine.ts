@@ -72,6 +72,7 @@ export async function runSql(
   let outputs: WrittenFile[] = [];
   let result: SqlResult | undefined;
   let error: RunOutcome["error"];
+  let reusable = false;
   try {
     database = await deps.databases.take(req.memoryMb);
     const conn = database.conn;
@@ -87,8 +88,10 @@ export async function runSql(
     if (rewritten.outputs.length > SQL_LIMITS.maxOutputs) {
       throw new ExecError("limit", `At most ${SQL_LIMITS.maxOutputs} COPY … TO files per query.`);
     }
-    result = await execute(conn, rewritten.sql, job.maxRows);
+    let readOnly;
+    ({ result, readOnly } = await execute(conn, rewritten.sql, job.maxRows));
     outputs = await commitOutputs(rewritten.outputs, deps.policy);
+    reusable = readOnly && !timedOut;
   } catch (err) {
     error = classify(err, {
       timedOut,
@@ -100,7 +103,7 @@ export async function runSql(
   } finally {
     clearTimeout(timer);
     if (rewritten) deps.staging.discard(rewritten.outputs);
-    deps.databases.release(database, req.memoryMb);
+    deps.databases.release(database, req.memoryMb, reusable);
   }
   const outcome: RunOutcome = {
     ok: error === undefined,
@@ -115,12 +118,22 @@ export async function runSql(
   return { outcome, recycle: error?.kind === "memory" };
 }
 
-async function execute(conn: DuckDBConnection, sql: string, maxRows: number): Promise<SqlResult> {
+/** Statements after which the database is as it was (so the next query may use it). */
+const LEAVES_NO_TRACE = new Set<number>([StatementType.SELECT, StatementType.COPY]);
+
+/** Runs the statements; `readOnly` when all of them were SELECT or COPY. */
+async function execute(
+  conn: DuckDBConnection,
+  sql: string,
+  maxRows: number,
+): Promise<{ result: SqlResult; readOnly: boolean }> {
   const statements = await conn.extractStatements(sql);
   if (statements.count === 0) throw new ExecError("syntax", "The SQL holds no statement.");
+  let readOnly = true;
   for (let i = 0; i < statements.count; i++) {
     const prepared = await statements.prepare(i);
     const type = prepared.statementType;
+    if (!LEAVES_NO_TRACE.has(type)) readOnly = false;
     if (!ALLOWED.has(type)) {
       throw new ExecError(
         "policy",
@@ -132,13 +145,13 @@ async function execute(conn: DuckDBConnection, sql: string, maxRows: number): Pr
       await prepared.run();
       continue;
     }
-    const result = await prepared.stream();
-    const names = result.columnNames();
-    const types = result.columnTypes();
+    const stream = await prepared.stream();
+    const names = stream.columnNames();
+    const types = stream.columnTypes();
     const rows: Json[][] = [];
     let bytes = 0;
     let truncated = false;
-    read: for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    read: for (let chunk = await stream.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await stream.fetchChunk()) {
       for (const row of chunk.convertRows(jsonValue)) {
         const size = JSON.stringify(row).length + 1;
         if (rows.length >= maxRows || bytes + size > SQL_LIMITS.maxRowBytes) {
@@ -149,12 +162,13 @@ async function execute(conn: DuckDBConnection, sql: string, maxRows: number): Pr
         bytes += size;
       }
     }
-    return {
+    const result = {
       columns: names.map((name, k) => ({ name, type: types[k]!.toString() })),
       rows,
       rowCount: rows.length,
       truncated,
     };
+    return { result, readOnly };
   }
   throw new ExecError("syntax", "The SQL holds no statement.");
 }

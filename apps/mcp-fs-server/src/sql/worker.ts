@@ -35,7 +35,7 @@ async function start(): Promise<void> {
   const t0 = performance.now();
   // Loads the native library and makes the first query's database before saying "ready".
   databases.prepare(SQL_LIMITS.memoryMb);
-  await databases.take(SQL_LIMITS.memoryMb).then((d) => databases.release(d, SQL_LIMITS.memoryMb));
+  await databases.take(SQL_LIMITS.memoryMb).then((d) => databases.release(d, SQL_LIMITS.memoryMb, true));
   send({ type: "ready", warmupMs: Math.round(performance.now() - t0) });
 
   process.on("message", (msg: RunRequest) => {
