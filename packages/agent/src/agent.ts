@@ -4,7 +4,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { Command, GraphRecursionError, MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { errorCode, type AgentEvent, type ModelInfo, type TraceMessage } from "@textide/shared";
-import { buildGraph, type ApprovalDecision, type ApprovalRequest, type NodeEvent } from "./graph.js";
+import { buildGraph, type ApprovalDecision, type ApprovalRequest, type GraphEvent } from "./graph.js";
 import type { ModelProvider } from "./models/config.js";
 import { SYSTEM_PROMPT } from "./prompts.js";
 import { textOf, toTrace } from "./trace.js";
@@ -142,25 +142,17 @@ export function createAgent(opts: AgentOptions): Agent {
               }
             }
           } else {
-            const e = chunk as NodeEvent;
-            if (e.kind === "tool_start")
-              emit({ type: "tool_start", ...ids, callId: e.callId, name: e.name, args: e.args });
-            else if (e.kind === "tool_end") {
-              for (const o of e.outputs) if (!outputs.includes(o)) outputs.push(o);
-              emit({
-                type: "tool_end",
-                ...ids,
-                callId: e.callId,
-                name: e.name,
-                isError: e.isError,
-                summary: e.summary,
-                durationMs: e.durationMs,
-                outputs: e.outputs,
-              });
-              log.info(
-                { runId, tool: e.name, correlationId: `${runId}:${e.callId}`, ms: e.durationMs, isError: e.isError },
-                "agent tool call",
-              );
+            const e = chunk as GraphEvent;
+            if (e.type !== "model_call") {
+              // Tool events go out as the graph wrote them, with the run's ids.
+              emit({ ...e, ...ids });
+              if (e.type === "tool_end") {
+                for (const o of e.outputs) if (!outputs.includes(o)) outputs.push(o);
+                log.info(
+                  { runId, tool: e.name, correlationId: `${runId}:${e.callId}`, ms: e.durationMs, isError: e.isError },
+                  "agent tool call",
+                );
+              }
             } else
               log.info(
                 {

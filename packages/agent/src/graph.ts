@@ -12,6 +12,7 @@ import {
   StateGraph,
   type BaseCheckpointSaver,
 } from "@langchain/langgraph";
+import type { ToolEvent } from "@textide/shared";
 import type { ToolArtifact } from "./mcp/tools.js";
 import { isTransientModelError } from "./errors.js";
 import type { ModelProvider } from "./models/config.js";
@@ -25,19 +26,17 @@ export const AgentState = Annotation.Root({
 });
 export type AgentStateType = typeof AgentState.State;
 
-/** Custom stream events the nodes emit (the runner turns them into AgentEvents). */
-export type NodeEvent =
-  | { kind: "tool_start"; callId: string; name: string; args: Record<string, unknown> }
-  | {
-      kind: "tool_end";
-      callId: string;
-      name: string;
-      isError: boolean;
-      summary: string;
-      durationMs: number;
-      outputs: string[];
-    }
-  | { kind: "model_call"; ms: number; toolCalls: number; inputTokens?: number; outputTokens?: number };
+/** A model call's cost, for the log only (not an event of the run). */
+export interface ModelCallMetric {
+  type: "model_call";
+  ms: number;
+  toolCalls: number;
+  inputTokens?: number | undefined;
+  outputTokens?: number | undefined;
+}
+
+/** What the nodes write to the custom stream: tool events (shared, passed on as they are) and metrics. */
+export type GraphEvent = ToolEvent | ModelCallMetric;
 
 export interface ApprovalRequest {
   type: "approval";
@@ -71,12 +70,12 @@ export function buildGraph(opts: GraphOptions) {
     const history = adaptToolResultImages(state.messages.map(withImages), opts.provider);
     const response = (await model.invoke([new SystemMessage(opts.systemPrompt), ...history], config)) as AIMessage;
     config.writer?.({
-      kind: "model_call",
+      type: "model_call",
       ms: Math.round(performance.now() - started),
       toolCalls: response.tool_calls?.length ?? 0,
       inputTokens: response.usage_metadata?.input_tokens,
       outputTokens: response.usage_metadata?.output_tokens,
-    } satisfies NodeEvent);
+    } satisfies GraphEvent);
     return { messages: [response] };
   };
 
@@ -110,18 +109,18 @@ export function buildGraph(opts: GraphOptions) {
             outputs: [],
           };
         }
-        config.writer?.({ kind: "tool_start", callId, name: call.name, args: call.args } satisfies NodeEvent);
+        config.writer?.({ type: "tool_start", callId, name: call.name, args: call.args } satisfies GraphEvent);
         const started = performance.now();
         const { message, outputs } = await invokeTool(byName.get(call.name), call, config, opts.toolTimeoutMs);
         config.writer?.({
-          kind: "tool_end",
+          type: "tool_end",
           callId,
           name: call.name,
           isError: message.status === "error",
           summary: summarize(textOf(message)),
           durationMs: Math.round(performance.now() - started),
           outputs,
-        } satisfies NodeEvent);
+        } satisfies GraphEvent);
         return { message, outputs };
       }),
     );

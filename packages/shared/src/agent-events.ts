@@ -7,29 +7,40 @@ export const modelInfo = z.object({ id: z.string(), label: z.string(), offline: 
 const base = { runId: z.string(), threadId: z.string() };
 
 /**
+ * What one tool call reports, as the agent's graph writes it; the run adds its ids and passes it on
+ * unchanged to the socket. A new kind of tool report (e.g. progress) is one more shape here, listed in
+ * `toolEvent` and `agentEvent`.
+ */
+const toolStart = {
+  type: z.literal("tool_start"),
+  callId: z.string(),
+  name: z.string(),
+  args: z.record(z.string(), z.unknown()),
+};
+const toolEnd = {
+  type: z.literal("tool_end"),
+  callId: z.string(),
+  name: z.string(),
+  isError: z.boolean(),
+  /** The start of the result's text. */
+  summary: z.string(),
+  durationMs: z.number(),
+  /** Workspace paths of files the call produced. */
+  outputs: z.array(z.string()),
+};
+
+export const toolEvent = z.discriminatedUnion("type", [z.object(toolStart), z.object(toolEnd)]);
+export type ToolEvent = z.infer<typeof toolEvent>;
+
+/**
  * What an agent run reports while it streams: the web server forwards these over socket.io and
  * the CLI prints them. Validated at every process boundary.
  */
 export const agentEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("run_started"), ...base, model: modelInfo, input: z.string() }),
   z.object({ type: z.literal("token"), ...base, text: z.string() }),
-  z.object({
-    type: z.literal("tool_start"),
-    ...base,
-    callId: z.string(),
-    name: z.string(),
-    args: z.record(z.string(), z.unknown()),
-  }),
-  z.object({
-    type: z.literal("tool_end"),
-    ...base,
-    callId: z.string(),
-    name: z.string(),
-    isError: z.boolean(),
-    summary: z.string(),
-    durationMs: z.number(),
-    outputs: z.array(z.string()),
-  }),
+  z.object({ ...base, ...toolStart }),
+  z.object({ ...base, ...toolEnd }),
   z.object({
     type: z.literal("approval_required"),
     ...base,
