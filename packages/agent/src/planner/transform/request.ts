@@ -44,7 +44,7 @@ export interface TransformRequest {
 /** Words that carry no meaning for a query once the slots are read. */
 const FILLER = new Set(
   (
-    "went go goes going gone sent visited visit have has had are is were was there exist exists " +
+    "went go goes going gone send sends sent visited visit have has had are is were was there exist exists " +
     "rows row entries entry records record ones where whose having that which who whom " +
     "convert converted save saved export exported write written join joined combine merged merge keep " +
     "result results table file files total number average mean median sum count many much distinct unique " +
@@ -117,7 +117,8 @@ function phraseBefore(ws: string[]): string[] {
   for (let i = ws.length - 1; i >= 0; i--) {
     const w = ws[i]!;
     if (BREAK.has(w) || /^\d/.test(w)) {
-      if (out.length > 0 || w !== "is") break;
+      // "diameter of at least", "elevation is over": the verb or "of" before the comparison.
+      if (out.length > 0 || !["is", "of", "are", "was", "were", "be"].includes(w)) break;
       continue;
     }
     out.unshift(w);
