@@ -14,8 +14,6 @@ import {
 
 const STAT_SLICE = 500;
 
-export type { TreeEntry, TreeEntryType as EntryType } from "@textide/shared";
-
 export interface TreeOptions {
   depth: number;
   maxEntries: number;
