@@ -78,7 +78,8 @@ describe.skipIf(browserSkipReason !== undefined)("the IDE as a new user meets it
         await writeFile(path.join(w.project, "notes/draft.txt"), "first draft\n");
         await writeFile(path.join(w.assets, ".gitkeep"), "");
         // Over the editor's 5 MiB: a table and a plain text file.
-        const rows = Array.from({ length: 150_000 }, (_, i) => `${i},star ${i},${"x".repeat(30)}`);
+        // 400,000 rows: taller at 24 px a row than the viewer makes a table (8 M px), so its scroll is scaled.
+        const rows = Array.from({ length: 400_000 }, (_, i) => `${i},star ${i},${"x".repeat(4)}`);
         await writeFile(path.join(w.project, "data/huge.csv"), `id,name,pad\n${rows.join("\n")}\n`);
         await writeFile(path.join(w.project, "notes/huge.log"), "log line\n".repeat(700_000));
       },
@@ -312,15 +313,26 @@ describe.skipIf(browserSkipReason !== undefined)("the IDE as a new user meets it
     await page.click(css.treeRow("data/huge.csv"));
     await page.waitForSelector(css.panelTableRow("data/huge.csv"), { timeout: 20_000 });
     const panel = page.locator(css.panel("data/huge.csv"));
-    expect(await panel.locator(".row-count").textContent()).toBe("150,000 rows · 3 columns");
+    expect(await panel.locator(".row-count").textContent()).toBe("400,000 rows · 3 columns");
     expect(await panel.locator("table thead").textContent()).toContain("name");
     // Every row is reachable: scrolled to the end, the last rows' pages load from the server.
     await page.evaluate(
       `(() => { const s = document.querySelector(${JSON.stringify(`${css.panel("data/huge.csv")} .table-scroll`)}); s.scrollTop = s.scrollHeight; })()`,
     );
-    const last = panel.locator('tbody tr[data-row="149999"]');
+    const last = panel.locator('tbody tr[data-row="399999"]');
     await last.waitFor({ timeout: 20_000 });
-    expect(await last.locator("td").nth(2).textContent()).toBe("star 149999");
+    expect(await last.locator("td").nth(2).textContent()).toBe("star 399999");
+    expect(await last.isVisible()).toBe(true);
+    // Halfway down the scrollbar is halfway through the rows.
+    await page.evaluate(
+      `(() => { const s = document.querySelector(${JSON.stringify(`${css.panel("data/huge.csv")} .table-scroll`)}); s.scrollTop = s.scrollHeight / 2; })()`,
+    );
+    await expect
+      .poll(async () => Number(await panel.locator("tbody tr[data-row]").first().getAttribute("data-row")), {
+        timeout: 20_000,
+      })
+      .toBeGreaterThan(190_000);
+    expect(Number(await panel.locator("tbody tr[data-row]").last().getAttribute("data-row"))).toBeLessThan(210_000);
     expect(await panel.locator("tbody tr[data-row]").count()).toBeLessThan(120);
 
     await expandFolder("notes");

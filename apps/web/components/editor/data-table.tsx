@@ -1,11 +1,16 @@
 "use client";
 
-import { useVirtualizer } from "@tanstack/react-virtual";
+import { observeElementOffset, useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, type ReactNode } from "react";
 import type { SortState } from "@/lib/table-sort";
 
 const ROW_HEIGHT = 24;
 const CHAR_PX = 7.2;
+/**
+ * Browsers cap an element's height (Chromium about 33.5 M px, Firefox about 17.9 M px). A table taller
+ * than this (over 333,333 rows) is given this height, and its scroll position is scaled to rows.
+ */
+const MAX_SCROLL_PX = 8_000_000;
 
 /** Column widths from the header and the first rows, so that rows scrolling into view never reflow the table. */
 function columnWidths(columns: readonly string[], rows: readonly (readonly string[])[]): number[] {
@@ -53,11 +58,21 @@ export function DataTable(props: DataTableProps): ReactNode {
   const widths = useMemo(() => columnWidths(columns, sample), [columns, sample]);
   const numWidth = Math.round(Math.max(2, String(rowCount).length) * CHAR_PX + 24);
   const scrollRef = useRef<HTMLDivElement>(null);
+  const fullHeight = rowCount * ROW_HEIGHT;
+  const domHeight = Math.min(fullHeight, MAX_SCROLL_PX);
+  /** Virtual pixels per scrolled pixel: the scrolled range maps onto the table's full height. */
+  const scaleOf = (el: HTMLElement | null): number => {
+    if (fullHeight <= MAX_SCROLL_PX || !el) return 1;
+    const view = el.clientHeight;
+    return (fullHeight - view) / Math.max(1, domHeight - view);
+  };
   const virtualizer = useVirtualizer({
     count: rowCount,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
+    observeElementOffset: (instance, cb) =>
+      observeElementOffset(instance, (offset, scrolling) => cb(offset * scaleOf(scrollRef.current), scrolling)),
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
@@ -65,8 +80,11 @@ export function DataTable(props: DataTableProps): ReactNode {
   useEffect(() => {
     if (last >= first) onRange(first, last);
   }, [first, last, onRange]);
-  const padTop = items[0]?.start ?? 0;
-  const padBottom = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
+  // Rows are drawn where the scroll position is: the first item's distance from the (virtual) top of
+  // the view, added to the real scroll position. Unscaled this is just the item's start.
+  const virtualTop = virtualizer.scrollOffset ?? 0;
+  const padTop = items[0] ? Math.max(0, virtualTop / scaleOf(scrollRef.current) + items[0].start - virtualTop) : 0;
+  const padBottom = Math.max(0, domHeight - padTop - items.length * ROW_HEIGHT);
   const totalWidth = numWidth + widths.reduce((a, b) => a + b, 0);
 
   return (
