@@ -1,8 +1,10 @@
-import { readFile } from "node:fs/promises";
+import { closeSync, readFile } from "node:fs";
 import type { ServerResponse } from "node:http";
+import { promisify } from "node:util";
 import type { TableResponse } from "@textide/shared";
 import {
   DelimitedFile,
+  type OpenedPath,
   type PathPolicy,
   type SortDir,
   cellText,
@@ -25,16 +27,21 @@ const MAX_SORT_ROWS = 2_000_000;
 /** Tables kept open (row offsets, parsed workbooks, sort orders) between requests. */
 const OPEN_TABLES = 4;
 
-/** A table read once and then served a page at a time. */
+const readFd = promisify(readFile) as (fd: number) => Promise<Buffer>;
+
+/**
+ * A table read once and then served a page at a time. Reads take the descriptor each request opened and
+ * checked (`PathPolicy.openExisting`), of the file version the table was read from.
+ */
 interface OpenTable {
   sheets: string[];
   sheet: string;
   columns: string[];
   rowCount: number;
   warnings: string[];
-  rows(start: number, count: number): Promise<string[][]>;
-  rowsAt(indexes: readonly number[]): Promise<string[][]>;
-  column(col: number): Promise<string[]>;
+  rows(fd: number, start: number, count: number): Promise<string[][]>;
+  rowsAt(fd: number, indexes: readonly number[]): Promise<string[][]>;
+  column(fd: number, col: number): Promise<string[]>;
   /** The sort order last asked for, by `${col}:${dir}`, and the cells of its column (for the other direction). */
   orders: Map<string, Promise<Uint32Array>>;
   cells?: { col: number; cells: Promise<string[]> };
@@ -44,9 +51,9 @@ function inMemory(rows: string[][], rest: Pick<OpenTable, "sheets" | "sheet" | "
   return {
     ...rest,
     rowCount: rows.length,
-    rows: (start, count) => Promise.resolve(rows.slice(start, start + count)),
-    rowsAt: (indexes) => Promise.resolve(indexes.map((i) => rows[i]!)),
-    column: (col) => Promise.resolve(rows.map((r) => r[col] ?? "")),
+    rows: (_fd, start, count) => Promise.resolve(rows.slice(start, start + count)),
+    rowsAt: (_fd, indexes) => Promise.resolve(indexes.map((i) => rows[i]!)),
+    column: (_fd, col) => Promise.resolve(rows.map((r) => r[col] ?? "")),
     orders: new Map(),
   };
 }
@@ -68,34 +75,34 @@ function tooLarge(display: string, size: number, what: string): AppError {
   );
 }
 
-async function openDelimited(abs: string, display: string, size: number): Promise<OpenTable> {
+async function openDelimited(fd: number, display: string, size: number): Promise<OpenTable> {
   const plain = { sheets: [], sheet: "" };
   try {
-    const file = await DelimitedFile.open(abs, display);
+    const file = await DelimitedFile.open(fd, display);
     return {
       ...plain,
       columns: file.columns,
       rowCount: file.rowCount,
       warnings: file.problems.slice(0, 3).map(problemText),
-      rows: (start, count) => file.rows(start, count),
-      rowsAt: (indexes) => file.rowsAt(indexes),
-      column: (col) => file.column(col),
+      rows: (f, start, count) => file.rows(f, start, count),
+      rowsAt: (f, indexes) => file.rowsAt(f, indexes),
+      column: (f, col) => file.column(f, col),
       orders: new Map(),
     };
   } catch (err) {
     if (!isTableError(err) || err.details.reason !== "utf-16") throw err;
   }
   if (size > MAX_IN_MEMORY_BYTES) throw tooLarge(display, size, "UTF-16 text files");
-  const read = readDelimited(await readFile(abs), display);
+  const read = readDelimited(await readFd(fd), display);
   return inMemory(read.rows, { ...plain, columns: read.columns, warnings: read.problems.slice(0, 3).map(problemText) });
 }
 
-async function openWorkbook(abs: string, display: string, size: number, sheet: string | undefined): Promise<OpenTable> {
+async function openWorkbook(fd: number, display: string, size: number, sheet: string | undefined): Promise<OpenTable> {
   if (size > MAX_IN_MEMORY_BYTES) throw tooLarge(display, size, "workbooks");
   // The reader exec_run_js's readTable uses (@textide/shared/node): the same header row, empty-row rule,
   // sheet lookup and cell values, so the viewer shows what the agent reads.
   try {
-    const read = await readXlsx(await readFile(abs), { sheet });
+    const read = await readXlsx(await readFd(fd), { sheet });
     return inMemory(
       read.rows.map((r) => r.map(cellText)),
       { sheets: read.sheets, sheet: read.sheet, columns: read.columns, warnings: read.warnings },
@@ -154,7 +161,21 @@ export async function getTable(deps: { policy: PathPolicy }, url: URL, res: Serv
   }
   const dir: SortDir = dirParam;
 
-  const target = await deps.policy.resolveExisting(input);
+  // The policy opens the file and checks that descriptor; every byte of this answer is read through it.
+  const target = await deps.policy.openExisting(input);
+  try {
+    sendJson(res, 200, await tablePage(deps.policy, target, url, { offset, limit, sortCol, dir }));
+  } finally {
+    closeSync(target.fd);
+  }
+}
+
+async function tablePage(
+  policy: PathPolicy,
+  target: OpenedPath,
+  url: URL,
+  { offset, limit, sortCol, dir }: { offset: number; limit: number; sortCol: number | undefined; dir: SortDir },
+): Promise<TableResponse> {
   if (!target.stats.isFile()) throw new AppError(400, "not_a_file", `${target.display} is a directory.`);
   const lower = target.display.toLowerCase();
   const delimited = lower.endsWith(".csv") || lower.endsWith(".tsv");
@@ -169,23 +190,25 @@ export async function getTable(deps: { policy: PathPolicy }, url: URL, res: Serv
     throw new AppError(415, "unsupported_media_type", `${target.display} is not an .xlsx, .csv or .tsv table.`);
   }
 
-  let cache = caches.get(deps.policy);
+  let cache = caches.get(policy);
   if (!cache) {
     cache = new Map();
-    caches.set(deps.policy, cache);
+    caches.set(policy, cache);
   }
   const sheet = url.searchParams.get("sheet") || undefined;
-  const version = `${target.stats.size}:${target.stats.mtimeMs}:${delimited ? "" : (sheet ?? "")}`;
+  const { dev, ino, size: bytes, mtimeNs } = target.stats;
+  const version = `${dev}:${ino}:${bytes}:${mtimeNs}:${delimited ? "" : (sheet ?? "")}`;
   let entry = cache.get(target.abs);
   if (entry?.version !== version) {
-    const { abs, display } = target;
-    const size = target.stats.size;
-    entry = {
+    const { abs, display, fd } = target;
+    const size = Number(bytes);
+    const opened = {
       version,
-      table: delimited ? openDelimited(abs, display, size) : openWorkbook(abs, display, size, sheet),
+      table: delimited ? openDelimited(fd, display, size) : openWorkbook(fd, display, size, sheet),
     };
     // A failed read is not kept: the next request tries again (the file may be fixed meanwhile).
-    entry.table.catch(() => cache.delete(abs));
+    opened.table.catch(() => cache.get(abs) === opened && cache.delete(abs));
+    entry = opened;
   }
   // Most recently used last; the oldest open table is dropped.
   cache.delete(target.abs);
@@ -208,21 +231,21 @@ export async function getTable(deps: { policy: PathPolicy }, url: URL, res: Serv
   let rowNumbers: number[] = [];
   for (let i = offset; i < end; i++) rowNumbers.push(i);
   let rows: string[][];
-  if (sortCol === undefined) rows = await table.rows(offset, end - offset);
+  if (sortCol === undefined) rows = await table.rows(target.fd, offset, end - offset);
   else {
     const key = `${sortCol}:${dir}`;
     let order = table.orders.get(key);
     if (!order) {
       // Clicking a header twice asks for both directions of one column: its cells are read once.
-      if (table.cells?.col !== sortCol) table.cells = { col: sortCol, cells: table.column(sortCol) };
+      if (table.cells?.col !== sortCol) table.cells = { col: sortCol, cells: table.column(target.fd, sortCol) };
       order = table.cells.cells.then((cells) => sortedOrder(cells, dir));
       table.orders.clear(); // one order per table at a time: each holds 4 bytes per row
       table.orders.set(key, order);
     }
     rowNumbers = Array.from((await order).subarray(offset, end));
-    rows = await table.rowsAt(rowNumbers);
+    rows = await table.rowsAt(target.fd, rowNumbers);
   }
-  const answer: TableResponse = {
+  return {
     path: target.display,
     sheets: table.sheets,
     sheet: table.sheet,
@@ -234,5 +257,4 @@ export async function getTable(deps: { policy: PathPolicy }, url: URL, res: Serv
     maxSortRows: MAX_SORT_ROWS,
     ...(table.warnings.length > 0 ? { warnings: table.warnings } : {}),
   };
-  sendJson(res, 200, answer);
 }

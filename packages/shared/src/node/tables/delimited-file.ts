@@ -1,6 +1,6 @@
-import { createReadStream } from "node:fs";
-import { open } from "node:fs/promises";
+import { read } from "node:fs";
 import { Readable } from "node:stream";
+import { promisify } from "node:util";
 import Papa from "papaparse";
 import { TableError } from "./cells.js";
 import {
@@ -20,34 +20,34 @@ import {
 const STRIDE = 64;
 /** Row groups kept parsed between page reads (scrolling back and forth re-reads nothing). */
 const CACHED_GROUPS = 256;
+const CHUNK_BYTES = 1024 * 1024;
 
-async function readRange(file: string, start: number, end: number): Promise<Buffer> {
-  const handle = await open(file, "r");
-  try {
-    const buf = Buffer.alloc(end - start);
-    let done = 0;
-    while (done < buf.length) {
-      const { bytesRead } = await handle.read(buf, done, buf.length - done, start + done);
-      if (bytesRead === 0) break;
-      done += bytesRead;
-    }
-    return buf.subarray(0, done);
-  } finally {
-    await handle.close();
+const readAt = promisify(read);
+
+/** Bytes `start` … `end - 1` of an open file (fewer at its end). */
+async function readRange(fd: number, start: number, end: number): Promise<Buffer> {
+  const buf = Buffer.alloc(Math.max(0, end - start));
+  let done = 0;
+  while (done < buf.length) {
+    const { bytesRead } = await readAt(fd, buf, done, buf.length - done, start + done);
+    if (bytesRead === 0) break;
+    done += bytesRead;
   }
+  return buf.subarray(0, done);
 }
 
 /**
  * A CSV/TSV file of any size read with `readDelimited`'s rules without holding it in memory: one pass
  * counts the rows, notes the byte offset of every 64th row and checks the encoding; rows are then read
- * by position, a few kilobytes at a time. UTF-16 files (which need decoding before parsing) are not
- * read this way: `open` throws TableError `unreadable` with reason `utf-16`.
+ * by position, a few kilobytes at a time. Every read goes through a descriptor the caller opened (and
+ * checked) for that request, of the same file version the index was made from. UTF-16 files (which
+ * need decoding before parsing) are not read this way: `open` throws TableError `unreadable` with
+ * reason `utf-16`.
  */
 export class DelimitedFile {
   private readonly groups = new Map<number, string[][]>();
 
   private constructor(
-    private readonly file: string,
     readonly columns: string[],
     /** Data rows (the header row excluded): an exact count. */
     readonly rowCount: number,
@@ -59,8 +59,8 @@ export class DelimitedFile {
   ) {}
 
   /** Reads the whole file once (streamed). `fileName` decides the delimiter rule (.tsv / .csv). */
-  static async open(file: string, fileName: string): Promise<DelimitedFile> {
-    const head = await readRange(file, 0, SAMPLE_BYTES);
+  static async open(fd: number, fileName: string): Promise<DelimitedFile> {
+    const head = await readRange(fd, 0, SAMPLE_BYTES);
     if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) {
       throw new TableError("unreadable", "UTF-16 text is read into memory, not streamed.", { reason: "utf-16" });
     }
@@ -71,10 +71,9 @@ export class DelimitedFile {
     let utf8 = true;
     let size = start;
     async function* chunks(): AsyncGenerator<string> {
-      for await (const chunk of createReadStream(file, {
-        start,
-        highWaterMark: 1024 * 1024,
-      }) as AsyncIterable<Buffer>) {
+      for (;;) {
+        const chunk = await readRange(fd, size, size + CHUNK_BYTES);
+        if (chunk.length === 0) break;
         if (utf8) {
           try {
             validator.decode(chunk, { stream: true });
@@ -129,16 +128,16 @@ export class DelimitedFile {
     const decode = cellDecoder(encoding);
     const head0 = cleanRow(header ?? [], format).map(decode);
     const columns = shapeTable(head0, Math.max(width, head0.length));
-    return new DelimitedFile(file, columns, count, format, encoding, problems, offsets, size);
+    return new DelimitedFile(columns, count, format, encoding, problems, offsets, size);
   }
 
   /** Rows `start` … `start + count - 1` in file order (fewer at the end). */
-  async rows(start: number, count: number): Promise<string[][]> {
+  async rows(fd: number, start: number, count: number): Promise<string[][]> {
     const out: string[][] = [];
     const last = Math.min(this.rowCount, start + count) - 1;
     for (let i = start; i <= last;) {
       const g = Math.floor(i / STRIDE);
-      const group = await this.group(g);
+      const group = await this.group(fd, g);
       const from = i - g * STRIDE;
       const to = Math.min(group.length, last - g * STRIDE + 1);
       out.push(...group.slice(from, to));
@@ -149,25 +148,25 @@ export class DelimitedFile {
   }
 
   /** The rows at these positions (any order, e.g. a sorted page), in the order asked. */
-  async rowsAt(indexes: readonly number[]): Promise<string[][]> {
+  async rowsAt(fd: number, indexes: readonly number[]): Promise<string[][]> {
     const out: string[][] = [];
     for (const i of indexes) {
       const g = Math.floor(i / STRIDE);
-      out.push((await this.group(g))[i - g * STRIDE] ?? this.columns.map(() => ""));
+      out.push((await this.group(fd, g))[i - g * STRIDE] ?? this.columns.map(() => ""));
     }
     return out;
   }
 
   /** Every cell of one column, in file order (for sorting). Reads the file through without caching it. */
-  async column(col: number): Promise<string[]> {
+  async column(fd: number, col: number): Promise<string[]> {
     const out: string[] = [];
     // Many groups per read: one file read and one parse per few megabytes rather than per 64 rows.
     for (let g = 0; g < this.offsets.length; g += 1024)
-      for (const row of await this.parseGroups(g, 1024)) out.push(row[col] ?? "");
+      for (const row of await this.parseGroups(fd, g, 1024)) out.push(row[col] ?? "");
     return out;
   }
 
-  private async group(g: number): Promise<string[][]> {
+  private async group(fd: number, g: number): Promise<string[][]> {
     const hit = this.groups.get(g);
     if (hit) {
       // Map order is insertion order: re-inserting keeps the most recently used last.
@@ -175,18 +174,18 @@ export class DelimitedFile {
       this.groups.set(g, hit);
       return hit;
     }
-    const rows = await this.parseGroups(g, 1);
+    const rows = await this.parseGroups(fd, g, 1);
     this.groups.set(g, rows);
     if (this.groups.size > CACHED_GROUPS) this.groups.delete(this.groups.keys().next().value!);
     return rows;
   }
 
   /** The rows of groups `g` … `g + n - 1`. */
-  private async parseGroups(g: number, n: number): Promise<string[][]> {
+  private async parseGroups(fd: number, g: number, n: number): Promise<string[][]> {
     const from = this.offsets[g];
     if (from === undefined) return [];
     const to = this.offsets[g + n] ?? this.end;
-    const text = (await readRange(this.file, from, to)).toString("latin1");
+    const text = (await readRange(fd, from, to)).toString("latin1");
     const decode = cellDecoder(this.encoding);
     const width = this.columns.length;
     return Papa.parse<string[]>(text, papaOptions(this.format))

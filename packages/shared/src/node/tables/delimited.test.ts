@@ -1,3 +1,4 @@
+import { closeSync, openSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -15,14 +16,19 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+const fds: number[] = [];
+afterAll(() => fds.forEach((fd) => closeSync(fd)));
+
 /** Both ways of reading: in memory, and streamed from a file then read by position. */
 async function both(bytes: Uint8Array, name: string) {
   const memory = readDelimited(bytes, name);
   const file = path.join(dir, name);
   await writeFile(file, bytes);
-  const streamed = await DelimitedFile.open(file, name);
-  const rows = await streamed.rows(0, streamed.rowCount + 5);
-  return { memory, streamed, rows };
+  const fd = openSync(file, "r");
+  fds.push(fd);
+  const streamed = await DelimitedFile.open(fd, name);
+  const rows = await streamed.rows(fd, 0, streamed.rowCount + 5);
+  return { memory, streamed, rows, fd };
 }
 
 describe("readDelimited", () => {
@@ -84,14 +90,14 @@ describe("DelimitedFile", () => {
       if (i % 1000 === 0) lines.push(`${i};ragged`);
     }
     const bytes = utf8(lines.join("\r\n") + "\r\n");
-    const { memory, streamed, rows } = await both(bytes, "big.csv");
+    const { memory, streamed, rows, fd } = await both(bytes, "big.csv");
     expect(streamed.columns).toEqual(["id", "name", "note"]);
     expect(streamed.rowCount).toBe(memory.rows.length);
     expect(rows).toEqual(memory.rows);
     const some = [memory.rows.length - 1, 0, 12_345, 64, 63];
-    expect(await streamed.rowsAt(some)).toEqual(some.map((i) => memory.rows[i]));
-    expect(await streamed.rows(30_000, 150)).toEqual(memory.rows.slice(30_000, 30_150));
-    expect(await streamed.column(1)).toEqual(memory.rows.map((r) => r[1]));
+    expect(await streamed.rowsAt(fd, some)).toEqual(some.map((i) => memory.rows[i]));
+    expect(await streamed.rows(fd, 30_000, 150)).toEqual(memory.rows.slice(30_000, 30_150));
+    expect(await streamed.column(fd, 1)).toEqual(memory.rows.map((r) => r[1]));
   });
 
   it("decodes a file that is not UTF-8 as Windows-1252, like the in-memory reader", async () => {
