@@ -82,7 +82,9 @@ export async function run(ctx) {
     );
     ctx.note(
       "Measured on a shared, busy 2-core machine (other work was running at the same time): absolute numbers " +
-        "are pessimistic, and sides measured at different moments may have met different load.",
+        "are pessimistic, and sides measured at different moments may have met different load. Load average " +
+        `(1 min) when each side started: first ${first.load}, warm ${warm.load}, exec_run_js ${exec.load}, ` +
+        `pandas ${pandas.load}.`,
     );
 
     const rows = [
@@ -232,7 +234,10 @@ async function sandboxOf(s) {
   return "not logged";
 }
 
+const load = () => os.loadavg()[0].toFixed(1);
+
 async function firstQueries(ctx, server, n, check) {
+  const started = load();
   const ms = [];
   for (let i = 0; i < n.spawns; i++) {
     const s = await connectStdio(server);
@@ -245,7 +250,7 @@ async function firstQueries(ctx, server, n, check) {
     }
   }
   ctx.log(`first query p50 ${p50(ms).toFixed(0)} ms`);
-  return { ms };
+  return { ms, load: started };
 }
 
 async function warmQueries(ctx, server, n, check) {
@@ -255,6 +260,7 @@ async function warmQueries(ctx, server, n, check) {
     const sandbox = await sandboxOf(s);
     for (let i = 0; i < n.warmup; i++) await sqlQuery(s, check);
     await waitForIdle(s.pid);
+    const started = load();
     const ms = [];
     const server = [];
     for (let i = 0; i < n.warm; i++) {
@@ -270,13 +276,14 @@ async function warmQueries(ctx, server, n, check) {
         .map((p) => peakRssBytes(p) ?? 0),
     );
     ctx.log(`warm p50 ${p50(ms).toFixed(1)} ms, p99 ${p99(ms).toFixed(1)} ms (sandbox ${sandbox})`);
-    return { ms, server, sandbox, workerRss };
+    return { ms, server, sandbox, workerRss, load: started };
   } finally {
     await closeHard(s);
   }
 }
 
 async function execAnchor(ctx, server, n, check) {
+  const started = load();
   const s = await connectStdio(server);
   try {
     const ms = [];
@@ -290,13 +297,13 @@ async function execAnchor(ctx, server, n, check) {
       if (!sc?.ok) {
         const error = `fails: ${sc?.error?.kind ?? "error"} — ${(sc?.error?.message ?? "").slice(0, 160)}`;
         ctx.log(`exec_run_js ${error}`);
-        return { ok: false, error };
+        return { ok: false, error, load: started };
       }
       check("exec_run_js", sc.result);
       ms.push(now() - t0);
     }
     ctx.log(`exec_run_js readTable + reduce p50 ${p50(ms).toFixed(0)} ms`);
-    return { ok: true, ms };
+    return { ok: true, ms, load: started };
   } finally {
     await closeHard(s);
   }
@@ -312,10 +319,11 @@ async function pandasAnchor(ctx, csv, n, check) {
     return { total: r.ms, compute: out.ms };
   };
   await once(); // page cache and .pyc warm for both sides
+  const started = load();
   const runs = [];
   for (let i = 0; i < n.pandas; i++) runs.push(await once());
   const compute = runs.map((r) => r.compute);
   const total = runs.map((r) => r.total);
   ctx.log(`pandas compute p50 ${p50(compute).toFixed(0)} ms, spawn → exit p50 ${p50(total).toFixed(0)} ms`);
-  return { compute, total, version };
+  return { compute, total, version, load: started };
 }
