@@ -1,5 +1,6 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { strToU8, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readXlsx } from "@textide/shared/node";
 import { sqlQueryOutput, TOOL, type SqlQueryOutput } from "@textide/shared";
@@ -117,6 +118,26 @@ describe("sql_query reads each file type by its workspace path", () => {
     expect(bad.error?.message).toContain(first(second.sheets));
   });
 
+  it("reads a sheet whose columns mix numbers, text and booleans as text, without JSON quotes", async () => {
+    const file = path.join(c.ws.project, "gen/mixed.xlsx");
+    await writeFile(
+      file,
+      workbook([
+        ["id", "code", "flag"],
+        [1, 7, true],
+        [2, "x7", "yes"],
+        [3, 9.5, false],
+      ]),
+    );
+    const r = await sql(`SELECT * FROM 'gen/mixed.xlsx' ORDER BY id`);
+    expect(r.columns.map((col) => col.type)).toEqual(["BIGINT", "VARCHAR", "VARCHAR"]);
+    expect(r.rows).toEqual([
+      [1, "7", "true"],
+      [2, "x7", "yes"],
+      [3, "9.5", "false"],
+    ]);
+  });
+
   it("joins two files of different formats", async () => {
     const r = await sql(
       `SELECT p.name, p.city FROM 'gen/people.json' p JOIN 'gen/people.csv' q ON p.name = q.name WHERE q.age > 45 ORDER BY p.name`,
@@ -129,6 +150,37 @@ describe("sql_query reads each file type by its workspace path", () => {
 });
 
 const first = (xs: string[]) => xs[0]!;
+
+/** A minimal one-sheet .xlsx: inline strings, numbers and booleans. */
+function workbook(rows: (string | number | boolean)[][]): Uint8Array {
+  const ns = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
+  const rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+  const cell = (ref: string, v: string | number | boolean) =>
+    typeof v === "number"
+      ? `<c r="${ref}"><v>${v}</v></c>`
+      : typeof v === "boolean"
+        ? `<c r="${ref}" t="b"><v>${v ? 1 : 0}</v></c>`
+        : `<c r="${ref}" t="inlineStr"><is><t>${v}</t></is></c>`;
+  const sheet = rows
+    .map((cells, r) => `<row r="${r + 1}">${cells.map((v, k) => cell(`${"ABC"[k]}${r + 1}`, v)).join("")}</row>`)
+    .join("");
+  return zipSync({
+    "[Content_Types].xml": strToU8(
+      '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+        '<Default Extension="xml" ContentType="application/xml"/></Types>',
+    ),
+    "xl/workbook.xml": strToU8(
+      `<?xml version="1.0"?><workbook ${ns} xmlns:r="${rel}"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    ),
+    "xl/_rels/workbook.xml.rels": strToU8(
+      '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+        `<Relationship Id="rId1" Type="${rel}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
+    ),
+    "xl/worksheets/sheet1.xml": strToU8(
+      `<?xml version="1.0"?><worksheet ${ns}><sheetData>${sheet}</sheetData></worksheet>`,
+    ),
+  });
+}
 
 describe("isolation between calls", () => {
   it("starts every call from an empty database: tables, views and macros of one call are gone in the next", async () => {

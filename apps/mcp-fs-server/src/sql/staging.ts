@@ -182,9 +182,23 @@ export class Staging {
     }
     if (table.columns.length === 0)
       throw new ExecError("runtime", `Sheet "${table.sheet}" of ${opened.display} is empty.`);
+    // A column holding cells of different kinds (numbers and text, say) goes in as text throughout:
+    // DuckDB would type it VARCHAR anyway but keep JSON quotes on the strings ('"x"').
+    const mixed = table.columns.map((_, i) => {
+      const kinds = new Set(
+        table.rows
+          .map((row) => row[i])
+          .filter((v) => v !== null && v !== undefined)
+          .map((v) => typeof v),
+      );
+      return kinds.size > 1;
+    });
     const lines = table.rows.map((row) => {
       const obj: Record<string, unknown> = {};
-      table.columns.forEach((c, i) => (obj[c] = row[i] ?? null));
+      table.columns.forEach((c, i) => {
+        const v = row[i] ?? null;
+        obj[c] = mixed[i] && v !== null ? String(v) : v;
+      });
       return JSON.stringify(obj);
     });
     // A sheet with a header and no rows still has columns: one all-null row is not right either,
