@@ -1,6 +1,15 @@
 import path from "node:path";
 import { watch, type FSWatcher } from "chokidar";
-import { DirHandle, isHiddenName, isInside, readdirInside, type PathPolicy, type Root } from "@textide/shared/node";
+import {
+  DirHandle,
+  entryPath,
+  isHiddenName,
+  isInside,
+  SKIPPED_DIRS,
+  walk,
+  type PathPolicy,
+  type Root,
+} from "@textide/shared/node";
 import { FILE_CHANGE_KINDS, type FileChangedEvent, type FileChangeKind } from "@textide/shared";
 
 export interface WorkspaceWatcher {
@@ -152,18 +161,16 @@ function rootOf(roots: readonly Root[], abs: string): Root | undefined {
   return roots.find((r) => isInside(r.real, abs) && abs !== r.real);
 }
 
-/** Regular files under `dir`: symlinks neither followed nor reported, hidden names and temp files skipped. */
-async function listFiles(dir: string, rootReal: string, out: string[] = []): Promise<string[]> {
-  const listed = await readdirInside(dir, rootReal);
-  if (!listed) return out;
-  listed.dir.close();
-  dir = listed.dir.real;
-  for (const e of listed.dirents) {
-    if (out.length >= RESCAN_MAX_FILES) break;
-    if (isHiddenName(e.name)) continue;
-    const abs = path.join(dir, e.name);
-    if (e.isFile()) out.push(abs);
-    else if (e.isDirectory()) await listFiles(abs, rootReal, out);
-  }
+/**
+ * Regular files under `dir`, at most RESCAN_MAX_FILES, through the shared walker: symlinks neither followed
+ * nor reported, hidden names and temp files skipped.
+ */
+async function listFiles(dir: string, rootReal: string): Promise<string[]> {
+  const out: string[] = [];
+  const descendInto = (_parent: string, name: string): boolean => !isHiddenName(name);
+  await walk(dir, { rootReal, skipDirs: SKIPPED_DIRS, followDirLinks: false, descendInto }, (e) => {
+    if (e.type === "file" && !isHiddenName(e.name)) out.push(entryPath(e));
+    return out.length < RESCAN_MAX_FILES;
+  });
   return out;
 }
