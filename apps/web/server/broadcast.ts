@@ -1,4 +1,10 @@
-import type { AgentEvent, FileChangedEvent, McpCallEvent, OpenFileEvent } from "@textide/shared";
+import {
+  SOCKET_EVENTS,
+  type AgentEvent,
+  type FileChangedEvent,
+  type McpCallEvent,
+  type OpenFileEvent,
+} from "@textide/shared";
 import type { Io } from "./socket/io.js";
 
 /**
@@ -15,12 +21,12 @@ export interface Broadcast {
 
 export function createBroadcast(io: Io): Broadcast {
   return {
-    fileChanged: (e) => void io.emit("file/changed", e),
+    fileChanged: (e) => void io.emit(SOCKET_EVENTS.fileChanged, e),
     openFile(e) {
-      io.emit("file/open", e);
+      io.emit(SOCKET_EVENTS.fileOpen, e);
       return io.of("/").sockets.size;
     },
-    agentEvent: (e) => void io.emit("agent/event", e),
-    mcpCall: (e) => void io.emit("mcp/call", e),
+    agentEvent: (e) => void io.emit(SOCKET_EVENTS.agentEvent, e),
+    mcpCall: (e) => void io.emit(SOCKET_EVENTS.mcpCall, e),
   };
 }

@@ -85,14 +85,14 @@ export interface RunStarted {
 }
 
 export interface ServerToClientEvents {
-  "file/changed": (event: FileChangedEvent) => void;
-  "file/open": (event: OpenFileEvent) => void;
-  "agent/event": (event: AgentEvent) => void;
-  "mcp/call": (event: McpCallEvent) => void;
+  [SOCKET_EVENTS.fileChanged]: (event: FileChangedEvent) => void;
+  [SOCKET_EVENTS.fileOpen]: (event: OpenFileEvent) => void;
+  [SOCKET_EVENTS.agentEvent]: (event: AgentEvent) => void;
+  [SOCKET_EVENTS.mcpCall]: (event: McpCallEvent) => void;
 }
 
 export interface ClientToServerEvents {
-  "agent/run": (payload: z.infer<typeof agentRunRequest>, ack: Ack<RunStarted>) => void;
-  "agent/cancel": (payload: z.infer<typeof agentCancelRequest>, ack: Ack<{ runId: string }>) => void;
-  "agent/approve": (payload: z.infer<typeof agentApproveRequest>, ack: Ack<RunStarted>) => void;
+  [SOCKET_EVENTS.agentRun]: (payload: z.infer<typeof agentRunRequest>, ack: Ack<RunStarted>) => void;
+  [SOCKET_EVENTS.agentCancel]: (payload: z.infer<typeof agentCancelRequest>, ack: Ack<{ runId: string }>) => void;
+  [SOCKET_EVENTS.agentApprove]: (payload: z.infer<typeof agentApproveRequest>, ack: Ack<RunStarted>) => void;
 }

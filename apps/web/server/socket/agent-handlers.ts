@@ -3,6 +3,7 @@ import {
   agentCancelRequest,
   agentRunRequest,
   errorCode,
+  SOCKET_EVENTS,
   type Ack,
   type AgentEvent,
   type ClientToServerEvents,
@@ -61,14 +62,16 @@ export function registerAgentHandlers(io: Io, runtime: AgentRuntime, broadcast: 
 
   io.on("connection", (raw) => {
     const socket = raw as unknown as AgentSocket;
-    handle(socket, "agent/run", agentRunRequest, (p) => runtime.start(p, onEvent));
-    handle(socket, "agent/cancel", agentCancelRequest, async ({ runId }) => {
+    handle(socket, SOCKET_EVENTS.agentRun, agentRunRequest, (p) => runtime.start(p, onEvent));
+    handle(socket, SOCKET_EVENTS.agentCancel, agentCancelRequest, async ({ runId }) => {
       await Promise.resolve();
       if (!runtime.cancel(runId)) {
         throw runtimeError("not_found", "run", `No active run ${runId}.`);
       }
       return { runId };
     });
-    handle(socket, "agent/approve", agentApproveRequest, (p) => runtime.approve(p.threadId, p.decision, onEvent));
+    handle(socket, SOCKET_EVENTS.agentApprove, agentApproveRequest, (p) =>
+      runtime.approve(p.threadId, p.decision, onEvent),
+    );
   });
 }
