@@ -90,6 +90,14 @@ describe("sql_query reads each file type by its workspace path", () => {
     expect(table.rows).toEqual(fn.rows);
   });
 
+  it("describes a file's columns (DESCRIBE 'path' and DESCRIBE SELECT)", async () => {
+    for (const q of [`DESCRIBE 'gen/people.csv'`, `DESCRIBE SELECT * FROM 'gen/people.csv'`]) {
+      const r = await sql(q);
+      expect(r.isError, r.text).toBe(false);
+      expect(r.rows.map((row) => row[0])).toEqual(["name", "city", "age", "score"]);
+    }
+  });
+
   it("quotes paths with a single quote in them the SQL way", async () => {
     const r = await sql(`SELECT count(*) FROM 'gen/with space''s.csv'`);
     expect(r.rows).toEqual([[PEOPLE.length]]);

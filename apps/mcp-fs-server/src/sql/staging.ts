@@ -22,7 +22,7 @@ const READABLE = new Set([".csv", ".tsv", ".json", ".jsonl", ".ndjson", ".parque
 /** Formats COPY … TO writes, chosen by DuckDB from the extension. */
 export const WRITABLE = new Set([".csv", ".json", ".parquet"]);
 /** Keywords after which a literal names a table, so a missing file is an error rather than a value. */
-const TABLE_POSITION = new Set(["FROM", "JOIN"]);
+const TABLE_POSITION = new Set(["FROM", "JOIN", "DESCRIBE", "SUMMARIZE"]);
 /** Text tables that are converted to Parquet once when named as a table (see `Converter`). */
 const CONVERTIBLE = new Set([".csv", ".tsv"]);
 

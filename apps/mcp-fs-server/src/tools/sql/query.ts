@@ -9,7 +9,9 @@ import type { ToolContext } from "../context.js";
 import { formatBytes } from "../fs/format.js";
 import { defineTool } from "../result.js";
 
-const DESCRIPTION = `Query workspace files with SQL (DuckDB dialect). Use it for filters, counts, sums, averages, medians, \
+const description = (
+  timeoutMs: number,
+) => `Query workspace files with SQL (DuckDB dialect). Use it for filters, counts, sums, averages, medians, \
 group-bys, top-N, distinct values, joins of two files, and format conversion — it is much faster and more exact than \
 reading rows with exec_run_js. A file is a table named by its workspace path in single quotes:
   SELECT planet, count(*) AS missions FROM 'data/missions.csv' GROUP BY planet ORDER BY missions DESC
@@ -24,7 +26,7 @@ the last one's rows are returned. Each call starts with an empty in-memory datab
 Results: columns [{name, type}], rows as arrays in column order, at most maxRows (default 200, max ${SQL_MAX_ROWS}) and about \
 ${Math.round(SQL_LIMITS.maxRowBytes / 1000)} KB; truncated=true means there were more: aggregate or add LIMIT. Integers beyond ±2^53 \
 come as strings, DECIMAL as numbers, dates and timestamps as ISO 8601 strings.
-Limits: ${SQL_LIMITS.defaultTimeoutMs / 1000} s per call (the server may set less), ${SQL_LIMITS.memoryMb} MB memory, ${SQL_LIMITS.threads} threads, \
+Limits: ${timeoutMs / 1000} s per call, ${SQL_LIMITS.memoryMb} MB memory, ${SQL_LIMITS.threads} threads, \
 files up to ${SQL_LIMITS.maxInputBytes / 1048576} MB. The project is read-only; only SELECT-style statements, in-memory \
 tables and COPY are allowed (no ATTACH, INSTALL/LOAD, SET, PRAGMA, EXPORT). \
 A failed call returns error.kind: syntax (fix the SQL), runtime (a missing file or column, a bad cast: read the message), \
@@ -43,7 +45,7 @@ export function registerSqlQuery(
     TOOL.sqlQuery,
     {
       title: "SQL query over workspace files (DuckDB)",
-      description: DESCRIPTION,
+      description: description(ctx.sql.timeoutMs),
       input: sqlQueryInput,
       output: sqlQueryOutput,
       // Reads the workspace; COPY … TO may create or replace files under generated_assets.
