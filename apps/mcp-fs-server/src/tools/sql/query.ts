@@ -14,12 +14,12 @@ const description = (
 ) => `Query workspace files with SQL (DuckDB dialect). Use it for filters, counts, sums, averages, medians, \
 group-bys, top-N, distinct values, joins of two files, and format conversion — it is much faster and more exact than \
 reading rows with exec_run_js. A file is a table named by its workspace path in single quotes:
-  SELECT planet, count(*) AS missions FROM 'data/missions.csv' GROUP BY planet ORDER BY missions DESC
-  SELECT m.*, p.moons FROM 'data/missions.json' m JOIN 'data/planets.xlsx' p ON m.planet = p.Planet
-Readable: .csv .tsv .json .jsonl/.ndjson .parquet and .xlsx (first sheet; another sheet after '#': 'data/planets.xlsx#Moons'). \
+  SELECT Type, count(*) AS planets, avg("Diameter (km)") AS mean_km FROM 'data/planets.xlsx' GROUP BY Type ORDER BY planets DESC
+  SELECT m.Moon, m.Planet, p.Type FROM 'data/moons/major-moons.tsv' m JOIN 'data/planets.xlsx' p ON m.Planet = p.Planet
+Readable: .csv .tsv .json .jsonl/.ndjson .parquet and .xlsx (first sheet; another sheet after '#': 'data/planets.xlsx#Dwarf planets' or '#2'). \
 Functions taking a path work too: read_csv('data/x.csv', delim=';'). Paths are relative to project_root; \
 'generated_assets/…' reads earlier outputs. Globs, URLs and files outside the workspace are not available. \
-Column names with spaces or capitals need double quotes: "Diameter (km)". Look at a file's columns first with DESCRIBE SELECT * FROM 'data/x.csv'.
+Column names with spaces or symbols need double quotes: "Diameter (km)". Look at a file's columns first with DESCRIBE SELECT * FROM 'data/x.csv'.
 Write a result file with COPY (SELECT …) TO 'generated_assets/name.csv' (.csv, .json, .parquet); it is written atomically, \
 listed in outputs and opened in the IDE. Several statements separated by ';' run in order (CREATE TABLE t AS …; SELECT … FROM t); \
 the last one's rows are returned. Each call starts with an empty in-memory database: nothing persists between calls.
