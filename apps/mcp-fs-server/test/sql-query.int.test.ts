@@ -1,4 +1,6 @@
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { strToU8, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -319,5 +321,25 @@ describe("errors the model can act on", () => {
     // The user's path, never the sandbox's copy, is named in messages.
     const cast = await sql("SELECT name::INTEGER FROM 'gen/people.csv'");
     expect(cast.error?.message).not.toMatch(/textide-sql-|\/in\//);
+  });
+});
+
+describe("without bubblewrap", () => {
+  it("runs in a scratch folder of its own and removes those of workers that were killed", async () => {
+    const orphan = path.join(os.tmpdir(), "textide-sql-4194000-orphan");
+    await mkdir(path.join(orphan, "in"), { recursive: true });
+    const plain = await connectInMemory({
+      copySample: false,
+      files: { "a.csv": "x\n1\n2\n" },
+      sql: { sandbox: "none" },
+    });
+    try {
+      const r = await plain.call(TOOL.sqlQuery, { sql: "SELECT sum(x) AS s FROM 'a.csv'" });
+      expect(sqlQueryOutput.parse(r.structuredContent).rows).toEqual([[3]]);
+      expect(existsSync(orphan)).toBe(false);
+    } finally {
+      await plain.close();
+      await rm(orphan, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,7 @@
 // The SQL worker: a child process (under bubblewrap when available) that runs one sql_query at a
 // time, each in a fresh in-memory DuckDB database. Spawned and supervised by the exec pool
 // (pool.ts: warm start, hard kill at the deadline, respawn after a crash); never imported by it.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -25,8 +25,10 @@ async function start(): Promise<void> {
     { name: ROOT.assets, path: values.assets, writable: true },
   ]);
   const policy = new PathPolicy(roots);
-  // Under bubblewrap /tmp is a private tmpfs; without it, a private folder removed at exit.
-  const scratch = mkdtempSync(path.join(os.tmpdir(), "textide-sql-"));
+  // Under bubblewrap /tmp is a private tmpfs; without it, a private folder removed at exit, and those
+  // of workers that were killed (no exit handler ran) removed by the next worker that starts.
+  removeOrphans(os.tmpdir());
+  const scratch = mkdtempSync(path.join(os.tmpdir(), `textide-sql-${process.pid}-`));
   process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
   // Relative paths DuckDB was not given by us resolve inside the scratch folder, never elsewhere.
   process.chdir(scratch);
@@ -47,6 +49,24 @@ async function start(): Promise<void> {
   process.on("disconnect", () => process.exit(0));
   process.on("SIGTERM", () => process.exit(0)); // runs the exit handler that removes the scratch folder
   process.on("unhandledRejection", (err) => process.stderr.write(`sql worker: unhandled rejection: ${String(err)}\n`));
+}
+
+/** Scratch folders of workers that are gone (the pid in the name is not alive any more). */
+function removeOrphans(tmp: string): void {
+  for (const name of readdirSync(tmp)) {
+    const pid = Number(/^textide-sql-(\d+)-/.exec(name)?.[1]);
+    if (!pid || pid === process.pid || alive(pid)) continue;
+    rmSync(path.join(tmp, name), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 start().catch((err: unknown) => {
