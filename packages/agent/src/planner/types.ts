@@ -205,6 +205,8 @@ export interface ChartPlan {
   yearValues?: boolean;
   /** Things the user should know (a guessed measure, several series). */
   notes: string[];
+  /** Request words that named no column: a ranking (a number as the answer) is not made with them left out. */
+  ignored?: string[];
   /** How well the request fits this table (used to choose among candidate tables). */
   fit: number;
 }

@@ -249,6 +249,25 @@ describe("OfflinePlanner as a chat model", () => {
     expect(again.additional_kwargs.textide_planner_steps).toEqual({ call_4: { step: "inspect" } });
   });
 
+  it("does not rank with words of the question left out (no number for another question)", async () => {
+    const m = bound();
+    const messages: BaseMessage[] = [new HumanMessage("which city in the southern hemisphere has the most revenue?")];
+    await step(m, messages);
+    messages.push(
+      toolResult("call_1", "fs_search_files", "1 match", {
+        matches: [{ path: "data/sales.csv", root: "project_root", type: "file" }],
+        truncated: false,
+        scanned: 2,
+      }),
+    );
+    await step(m, messages);
+    messages.push(execResult("call_2", { tables: [TABLE] }));
+    const final = await step(m, messages);
+    expect(calls(final)).toEqual([]);
+    expect(final.content).toContain('Could not map "southern", "hemisphere"');
+    expect(final.content).not.toMatch(/Lima|30/);
+  });
+
   it("answers from a successful chart call with the output path", async () => {
     const m = bound();
     const messages: BaseMessage[] = [new HumanMessage("bar chart of revenue by city")];

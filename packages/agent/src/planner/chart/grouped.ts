@@ -235,6 +235,7 @@ export function planGrouped(input: PlanInput): PlanResult {
   );
   if (ignored.length > 0)
     notes.push(`Not used from the request (no matching column): "${[...new Set(ignored)].join(" ")}".`);
+  const ignoredWords = [...new Set(ignored)];
 
   if (x && mentioned.has(x)) fit += 0.2;
   if (measures.some((m) => mentioned.has(m))) fit += 0.5;
@@ -265,6 +266,7 @@ export function planGrouped(input: PlanInput): PlanResult {
       name,
       summary,
       fit,
+      ...(ignoredWords.length > 0 ? { ignored: ignoredWords } : {}),
     },
   };
 }

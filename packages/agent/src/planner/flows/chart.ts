@@ -32,6 +32,15 @@ function chartOrRank(ctx: Ctx, mode: "chart" | "rank"): Decision {
         `Name a numeric column to measure and a column to group by, e.g. "bar chart of <number column> by <category column>".`,
     );
   }
+  // A ranking answers with numbers: with words of the question left out it would answer another question.
+  if (mode === "rank" && result.plan.ignored) {
+    const cols = table.columns.map((c) => `${c.name} (${c.type})`).join(", ");
+    return answer(
+      `Could not map ${result.plan.ignored.map((w) => `"${w}"`).join(", ")} to a column of ${table.path}, so nothing was ranked: ` +
+        `an answer without ${result.plan.ignored.length === 1 ? "it" : "them"} would answer a different question.\n\n` +
+        `${table.path} has the columns: ${cols}.`,
+    );
+  }
   const plan =
     ties.length > 0
       ? {
