@@ -161,12 +161,23 @@ describe.skipIf(browserSkipReason !== undefined)("viewers in a real browser", ()
     const diameter = `${panel(p)} thead th:has-text("Diameter (km)")`;
     const diameters = async (): Promise<number[]> =>
       (await texts(`${panel(p)} tbody tr[data-row] td:nth-child(3)`)).map(Number);
+    // The server sorts (a table view holds only its pages): the sorted rows arrive after the click.
+    const sortedBy = async (dir: 1 | -1): Promise<number[]> => {
+      await expect
+        .poll(
+          async () => {
+            const seen = await diameters();
+            return seen.length > 3 && seen.every((v, i) => i === 0 || dir * (v - seen[i - 1]!) >= 0);
+          },
+          { timeout: 20_000 },
+        )
+        .toBe(true);
+      return diameters();
+    };
     await page.click(diameter);
-    const asc = await diameters();
-    expect(asc.length).toBeGreaterThan(3);
-    expect(asc).toEqual([...asc].sort((a, b) => a - b));
+    const asc = await sortedBy(1);
     await page.click(diameter);
-    const desc = await diameters();
+    const desc = await sortedBy(-1);
     expect(desc).toEqual([...asc].sort((a, b) => b - a));
     expect(await page.getAttribute(diameter, "aria-sort")).toBe("descending");
     await screenshot(page, "viewers-xlsx");
