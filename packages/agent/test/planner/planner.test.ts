@@ -268,6 +268,49 @@ describe("OfflinePlanner as a chat model", () => {
     expect(final.content).not.toMatch(/Lima|30/);
   });
 
+  it("compiles a transform to SQL run through sql_query, and says so when that tool is not bound", async () => {
+    const withSql = bound([...WIRE_TOOLS, "sql_query"]);
+    const messages: BaseMessage[] = [new HumanMessage("planets with more than 10 moons")];
+    await step(withSql, messages);
+    messages.push(
+      toolResult("call_1", "fs_search_files", "1 match", {
+        matches: [{ path: "data/planets.csv", root: "project_root", type: "file" }],
+        truncated: false,
+        scanned: 2,
+      }),
+    );
+    const schema = await step(withSql, messages);
+    expect(calls(schema)[0]).toMatchObject({
+      name: "sql_query",
+      args: { sql: "DESCRIBE SELECT * FROM 'data/planets.csv'" },
+    });
+    messages.push(
+      toolResult("call_2", "sql_query", "2 rows", {
+        columns: [
+          { name: "column_name", type: "VARCHAR" },
+          { name: "column_type", type: "VARCHAR" },
+        ],
+        rows: [
+          ["Planet", "VARCHAR"],
+          ["Moons", "BIGINT"],
+        ],
+        rowCount: 2,
+        truncated: false,
+        durationMs: 1,
+        outputs: [],
+      }),
+    );
+    const query = await step(withSql, messages);
+    expect(calls(query)[0]!.args).toEqual({ sql: `SELECT * FROM 'data/planets.csv' WHERE "Moons" > 10` });
+    expect(query.additional_kwargs.textide_planner_steps).toEqual({
+      call_3: { step: "query", file: "data/planets.csv" },
+    });
+
+    const without = await bound().invoke([new HumanMessage("planets with more than 10 moons")]);
+    expect(calls(without)).toEqual([]);
+    expect(without.content).toContain("needs the sql_query tool");
+  });
+
   it("answers from a successful chart call with the output path", async () => {
     const m = bound();
     const messages: BaseMessage[] = [new HumanMessage("bar chart of revenue by city")];
