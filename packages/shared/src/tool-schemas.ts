@@ -283,7 +283,9 @@ export const sqlQueryInput = z.object({
     .min(1)
     .max(SQL_MAX_ROWS)
     .default(SQL_DEFAULT_ROWS)
-    .describe(`Most rows to return (default ${SQL_DEFAULT_ROWS}, max ${SQL_MAX_ROWS}); \`truncated\` says when there were more.`),
+    .describe(
+      `Most rows to return (default ${SQL_DEFAULT_ROWS}, max ${SQL_MAX_ROWS}); \`truncated\` says when there were more.`,
+    ),
 });
 
 /**
@@ -293,7 +295,9 @@ export const sqlQueryInput = z.object({
 const sqlCell = z.unknown().meta({ type: ["string", "number", "boolean", "null", "array", "object"] });
 
 export const sqlQueryOutput = z.object({
-  columns: z.array(z.object({ name: z.string(), type: z.string().describe("DuckDB type, e.g. BIGINT, VARCHAR, DATE.") })),
+  columns: z.array(
+    z.object({ name: z.string(), type: z.string().describe("DuckDB type, e.g. BIGINT, VARCHAR, DATE.") }),
+  ),
   rows: z.array(z.array(sqlCell)).describe("Rows as arrays aligned with `columns`."),
   rowCount: z.number().int().nonnegative().describe("Rows in `rows`."),
   truncated: z.boolean().describe("The result had more rows than `rows` holds (maxRows or the reply size cap)."),
