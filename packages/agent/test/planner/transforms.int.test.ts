@@ -369,6 +369,32 @@ const FILTERS: Case[] = [
       ),
   },
   {
+    request: "missions to Mars",
+    check: (r) =>
+      expectRows(
+        r,
+        missions().filter((m) => mentions(m.target, "mars")),
+        "name",
+      ),
+  },
+  {
+    request: "cars from Japan",
+    check: (r) => {
+      const rows = cars().filter((c) => c.Origin === "Japan");
+      expectBold(r, rows.length);
+      for (const c of rows.slice(0, 10)) expect(r.answer).toContain(c.Model);
+    },
+  },
+  {
+    request: "observatories in Chile",
+    check: (r) =>
+      expectRows(
+        r,
+        observatories().filter((o) => o.Country === "Chile"),
+        "Observatory",
+      ),
+  },
+  {
     request: "orders with more than 40 units in the West region",
     check: (r) => expectBold(r, orders().filter((o) => o.units > 40 && o.region === "West").length),
   },

@@ -139,6 +139,12 @@ export const INTENT_RULES: readonly IntentRule[] = [
       f.previewVerb && (f.intent.explicitFile !== undefined || f.intent.terms.length > 0 || f.quoted.length > 0),
   },
   { kind: "preview", example: "planets.xlsx", when: (f) => f.intent.explicitFile !== undefined },
+  {
+    // No verb, a thing and a value: "cars from Japan", "observatories in Chile" filter a table.
+    kind: "transform",
+    example: "missions to Mars",
+    when: (f) => f.intent.terms.length >= 2 && /\b(?:to|from|in|at|with|on)\b/.test(f.full) && !f.previewVerb,
+  },
 ];
 
 export function derive(f: Features): Derived {
