@@ -53,6 +53,7 @@ describe.skipIf(browserSkipReason !== undefined)("tool results in the chat rende
           { name: "fs_read_file", args: { path: "notes/report.md" } },
           { name: "fs_read_file", args: { path: "notes/long.txt" } },
           { name: "exec_run_js", args: { code: "return { planets: ['Earth', 'Mars'], note: 'n'.repeat(70) };" } },
+          { name: "sql_query", args: { sql: "SELECT count(*) AS n FROM 'data/observatories.csv'" } },
         ],
       },
       { text: "Read both notes." },
@@ -96,6 +97,14 @@ describe.skipIf(browserSkipReason !== undefined)("tool results in the chat rende
     expect(await exec.locator(".tool-result pre code.language-json .hljs-attr").first().textContent()).toBe(
       '"planets"',
     );
+
+    // The call's SQL reads as SQL (highlighted), not as a JSON-escaped string.
+    const sql = page.locator(card("sql_query"));
+    await page.waitForSelector(`${card("sql_query")}[data-state="ok"]`, { timeout: 30_000 });
+    await sql.locator("summary").click();
+    const statement = sql.locator(".tool-code pre code.language-sql");
+    expect(await statement.textContent()).toContain("SELECT count(*) AS n FROM 'data/observatories.csv'");
+    expect(await statement.locator(".hljs-keyword").first().textContent()).toBe("SELECT");
 
     await result.locator('.path-link[data-path="data/planets.xlsx"]').click();
     await page.waitForSelector(css.activeTab("data/planets.xlsx"), { timeout: 10_000 });

@@ -12,22 +12,32 @@ function argsPreview(args: Record<string, unknown>): string {
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }
 
+/** The argument that holds a call's program, and its language: exec code or sql_query's statement. */
+function programOf(name: string, args: Record<string, unknown>): { key: string; language: string } | null {
+  if (typeof args.code === "string") {
+    return { key: "code", language: name.endsWith("exec_run_python") ? "python" : "javascript" };
+  }
+  if (name.endsWith("sql_query") && typeof args.sql === "string") return { key: "sql", language: "sql" };
+  return null;
+}
+
 /**
- * A call's arguments; code (exec_run_js, exec_run_python) is shown as written and highlighted in its
- * language, not as an escaped JSON string.
+ * A call's arguments; a program (exec_run_js/exec_run_python code, sql_query's SQL) is shown as written
+ * and highlighted in its language, not as an escaped JSON string.
  */
 function ToolArgs({ name, args }: { name: string; args: Record<string, unknown> }): ReactNode {
-  const { code, ...rest } = args;
-  if (typeof code !== "string") return <pre className="tool-args">{JSON.stringify(args, null, 2)}</pre>;
-  // A fence longer than any run of backticks in the code, so the code cannot close it early.
-  const fence = "`".repeat(Math.max(3, ...(code.match(/`+/g) ?? []).map((run) => run.length + 1)));
-  const language = name.endsWith("exec_run_python") ? "python" : "javascript";
+  const program = programOf(name, args);
+  if (!program) return <pre className="tool-args">{JSON.stringify(args, null, 2)}</pre>;
+  const { [program.key]: source, ...rest } = args;
+  const text = String(source);
+  // A fence longer than any run of backticks in the program, so it cannot close the fence early.
+  const fence = "`".repeat(Math.max(3, ...(text.match(/`+/g) ?? []).map((run) => run.length + 1)));
   return (
     <>
       {Object.keys(rest).length > 0 ? <pre className="tool-args">{JSON.stringify(rest, null, 2)}</pre> : null}
       <MarkdownPreview
         path=""
-        source={`${fence}${language}\n${code}\n${fence}`}
+        source={`${fence}${program.language}\n${text}\n${fence}`}
         onOpen={() => undefined}
         className="tool-args tool-code markdown-body"
       />

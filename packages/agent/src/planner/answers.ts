@@ -15,7 +15,7 @@ const EXAMPLES = [
   `"line chart of launches over the years" · "histogram of diameters" · "scatter plot of mass vs diameter"`,
   `"average salary by department" · "count of missions per agency" · "which planet has the most moons?"`,
   `"how many missions went to Mars?" · "planets with more than 10 moons" · "median salary per department"`,
-  `"join major-moons.tsv with planets.xlsx on planet" · "convert observatories.csv to json" · "distinct agencies"`,
+  `"join data/moons/major-moons.tsv with data/planets.xlsx on planet" · "convert data/observatories.csv to json" · "distinct agencies"`,
 ];
 
 const CONFIGURE =

@@ -558,6 +558,14 @@ const JOINS: Case[] = [
     },
   },
   {
+    // The help text's wording: files named by their workspace paths.
+    request: "join data/moons/major-moons.tsv with data/planets.xlsx on planet",
+    check: (r) => {
+      const names = new Set(planets().map((p) => p.Planet));
+      expectBold(r, moons().filter((m) => names.has(m.Planet)).length);
+    },
+  },
+  {
     request: "join store_sales.csv with stores.csv on store_id",
     check: (r) => {
       const ids = new Set(STORES.map((s) => s.store_id));
@@ -598,6 +606,13 @@ const EXPORTS: Case[] = [
       expect(rows).toHaveLength(observatories().length);
       expect(rows.map((o) => o.Observatory)).toEqual(observatories().map((o) => o.Observatory));
       expectBold(r, observatories().length);
+    },
+  },
+  {
+    request: "convert data/observatories.csv to json",
+    check: async (r) => {
+      const rows = JSON.parse(await readOutput(r, "observatories.json")) as Row[];
+      expect(rows).toHaveLength(observatories().length);
     },
   },
   {
