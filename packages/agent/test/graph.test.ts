@@ -1,34 +1,18 @@
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "@textide/shared";
 import { agentEvent } from "@textide/shared";
 import { createAgent } from "../src/agent.js";
 import { NodeSqliteSaver } from "../src/checkpoint/sqlite-saver.js";
-import { McpHub } from "../src/mcp/hub.js";
-import { McpToolSet } from "../src/mcp/tools.js";
 import { ScriptedChatModel, type Turn } from "./fake-model.js";
-import { makeWorkspace, type Workspace } from "./helpers/bundled-server.js";
+import { SCRIPTED_MODEL as MODEL, useBundledServer } from "./helpers/scripted-server.js";
 
-const silent = { info: () => undefined, warn: () => undefined };
-const MODEL = { id: "scripted", label: "Scripted test model", offline: true };
-let ws: Workspace;
-let hub: McpHub;
-let toolSet: McpToolSet;
-
-beforeAll(async () => {
-  ws = await makeWorkspace();
-  hub = new McpHub({ textide: ws.spec }, silent);
-  toolSet = new McpToolSet(hub, { log: silent });
-});
-afterAll(async () => {
-  await hub.close();
-  await ws.cleanup();
-});
+const server = useBundledServer();
 
 async function agentWith(script: Turn[], extra: Partial<Parameters<typeof createAgent>[0]> = {}) {
   const model = new ScriptedChatModel(script);
-  const agent = createAgent({ model, modelInfo: MODEL, tools: await toolSet.tools(), ...extra });
+  const agent = createAgent({ model, modelInfo: MODEL, tools: await server.toolSet.tools(), ...extra });
   return { agent, model };
 }
 
@@ -63,7 +47,7 @@ describe("the agent graph with a scripted model and the real MCP server", () => 
     ]);
     expect(ends[0]!.summary).toContain("data/planets.xlsx");
     expect(result.outputs).toEqual(["generated_assets/largest-planets-pie.png"]);
-    expect((await stat(path.join(ws.assets, "largest-planets-pie.png"))).size).toBeGreaterThan(10_000);
+    expect((await stat(path.join(server.ws.assets, "largest-planets-pie.png"))).size).toBeGreaterThan(10_000);
     expect(result.stopReason).toBe("done");
     expect(result.final).toContain("largest-planets-pie.png");
     expect(model.boundTools).toContain("exec_run_js");
@@ -123,19 +107,19 @@ describe("the agent graph with a scripted model and the real MCP server", () => 
     const paused = await agent.run({ threadId: "t-approve", text: "write a file" });
     expect(paused.stopReason).toBe("awaiting_approval");
     expect(paused.approval).toMatchObject({ name: "fs_write_file" });
-    await expect(stat(path.join(ws.assets, "approved.txt"))).rejects.toThrow();
+    await expect(stat(path.join(server.ws.assets, "approved.txt"))).rejects.toThrow();
     const resumed = await agent.run({ threadId: "t-approve", resume: "approve" });
     expect(resumed.final).toBe("done writing");
-    expect(await readFile(path.join(ws.assets, "approved.txt"), "utf8")).toBe("yes");
+    expect(await readFile(path.join(server.ws.assets, "approved.txt"), "utf8")).toBe("yes");
 
     await agent.run({ threadId: "t-reject", text: "write another" });
     const rejected = await agent.run({ threadId: "t-reject", resume: "reject" });
     expect(rejected.final).toBe("ok, not written");
-    await expect(stat(path.join(ws.assets, "rejected.txt"))).rejects.toThrow();
+    await expect(stat(path.join(server.ws.assets, "rejected.txt"))).rejects.toThrow();
   });
 
   it("keeps a pending approval across a restart (SQLite checkpointer) and resumes it", async () => {
-    const file = path.join(ws.base, "restart", "threads.sqlite");
+    const file = path.join(server.ws.base, "restart", "threads.sqlite");
     const script: Turn[] = [
       {
         toolCalls: [
@@ -148,7 +132,7 @@ describe("the agent graph with a scripted model and the real MCP server", () => 
     const before = createAgent({
       model: new ScriptedChatModel(script),
       modelInfo: MODEL,
-      tools: await toolSet.tools(),
+      tools: await server.toolSet.tools(),
       checkpointer: first,
       approve: (n) => n === "fs_write_file",
     });
@@ -162,14 +146,14 @@ describe("the agent graph with a scripted model and the real MCP server", () => 
     const after = createAgent({
       model,
       modelInfo: MODEL,
-      tools: await toolSet.tools(),
+      tools: await server.toolSet.tools(),
       checkpointer: second,
       approve: (n) => n === "fs_write_file",
     });
     const resumed = await after.run({ threadId: "t-restart", resume: "approve" });
     second.close();
     expect(resumed.final).toBe("written after the restart");
-    expect(await readFile(path.join(ws.assets, "after-restart.txt"), "utf8")).toBe("resumed");
+    expect(await readFile(path.join(server.ws.assets, "after-restart.txt"), "utf8")).toBe("resumed");
   });
 
   it("cancels a run through its AbortSignal, stopping the tool call in flight", async () => {

@@ -1,14 +1,12 @@
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { SystemMessage } from "@langchain/core/messages";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "@textide/shared";
 import { readXlsx } from "@textide/shared/node";
 import { createAgent } from "../src/agent.js";
-import { McpHub } from "../src/mcp/hub.js";
-import { McpToolSet } from "../src/mcp/tools.js";
 import { ScriptedChatModel } from "./fake-model.js";
-import { makeWorkspace, type Workspace } from "./helpers/bundled-server.js";
+import { SCRIPTED_MODEL as MODEL, useBundledServer } from "./helpers/scripted-server.js";
 
 /*
  * The LLM path for transforms: a scripted model (the only fake) joins two workspace files with
@@ -16,21 +14,7 @@ import { makeWorkspace, type Workspace } from "./helpers/bundled-server.js";
  * bundled server over stdio. The numbers the SQL returns are checked against the files themselves.
  */
 
-const silent = { info: () => undefined, warn: () => undefined };
-const MODEL = { id: "scripted", label: "Scripted test model", offline: true };
-let ws: Workspace;
-let hub: McpHub;
-let toolSet: McpToolSet;
-
-beforeAll(async () => {
-  ws = await makeWorkspace();
-  hub = new McpHub({ textide: ws.spec }, silent);
-  toolSet = new McpToolSet(hub, { log: silent });
-});
-afterAll(async () => {
-  await hub.close();
-  await ws.cleanup();
-});
+const server = useBundledServer();
 
 const JOIN = `SELECT p."Planet", count(*) AS moons, round(avg(m."Diameter (km)"), 1) AS avg_moon_diameter
 FROM 'data/moons/major-moons.tsv' AS m JOIN 'data/planets.xlsx' AS p ON m."Planet" = p."Planet"
@@ -57,7 +41,7 @@ describe("a scripted model joins and charts through sql_query", () => {
       { toolCalls: [{ name: "exec_run_js", args: { code: CHART } }] },
       "Created generated_assets/moons-per-planet.png from the join of major-moons.tsv and planets.xlsx.",
     ]);
-    const agent = createAgent({ model, modelInfo: MODEL, tools: await toolSet.tools() });
+    const agent = createAgent({ model, modelInfo: MODEL, tools: await server.toolSet.tools() });
     const events: AgentEvent[] = [];
     const result = await agent.run({
       threadId: "t-sql-join",
@@ -78,9 +62,9 @@ describe("a scripted model joins and charts through sql_query", () => {
 
     // Independent count: moons per planet straight from the TSV, for the planets of the workbook's
     // first sheet (an inner join drops Pluto's Charon: Pluto is on the dwarf planets sheet).
-    const book = await readXlsx(await readFile(path.join(ws.project, "data/planets.xlsx")));
+    const book = await readXlsx(await readFile(path.join(server.ws.project, "data/planets.xlsx")));
     const planets = new Set(book.rows.map((r) => r[book.columns.indexOf("Planet")]));
-    const tsv = (await readFile(path.join(ws.project, "data/moons/major-moons.tsv"), "utf8")).trim().split("\n");
+    const tsv = (await readFile(path.join(server.ws.project, "data/moons/major-moons.tsv"), "utf8")).trim().split("\n");
     const planetAt = tsv[0]!.split("\t").indexOf("Planet");
     const expected = new Map<string, number>();
     for (const line of tsv.slice(1)) {
@@ -88,7 +72,7 @@ describe("a scripted model joins and charts through sql_query", () => {
       if (planets.has(planet)) expected.set(planet, (expected.get(planet) ?? 0) + 1);
     }
     expect(expected.size).toBeGreaterThan(3);
-    const written = JSON.parse(await readFile(path.join(ws.assets, "moons-per-planet.json"), "utf8")) as {
+    const written = JSON.parse(await readFile(path.join(server.ws.assets, "moons-per-planet.json"), "utf8")) as {
       Planet: string;
       moons: number;
     }[];
@@ -100,7 +84,7 @@ describe("a scripted model joins and charts through sql_query", () => {
     expect(result.outputs).toEqual(
       expect.arrayContaining(["generated_assets/moons-per-planet.json", "generated_assets/moons-per-planet.png"]),
     );
-    expect((await stat(path.join(ws.assets, "moons-per-planet.png"))).size).toBeGreaterThan(5_000);
+    expect((await stat(path.join(server.ws.assets, "moons-per-planet.png"))).size).toBeGreaterThan(5_000);
     expect(result.stopReason).toBe("done");
   }, 120_000);
 });
