@@ -1,6 +1,5 @@
 import { AIMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import type { RunnableConfig } from "@langchain/core/runnables";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import {
   Annotation,
@@ -13,7 +12,7 @@ import {
   type BaseCheckpointSaver,
 } from "@langchain/langgraph";
 import type { ToolEvent } from "@textide/shared";
-import type { ToolArtifact } from "./mcp/tools.js";
+import type { ToolArtifact, ToolProgressSink } from "./mcp/tools.js";
 import { isTransientModelError } from "./errors.js";
 import type { ModelProvider } from "./models/config.js";
 import { adaptToolResultImages } from "./models/tool-result-images.js";
@@ -165,7 +164,7 @@ function withImages(message: BaseMessage): BaseMessage {
 async function invokeTool(
   tool: StructuredToolInterface | undefined,
   call: ToolCall,
-  config: RunnableConfig,
+  config: LangGraphRunnableConfig,
   timeoutMs: number,
 ): Promise<{ message: ToolMessage; outputs: string[] }> {
   const callId = call.id ?? "";
@@ -185,6 +184,14 @@ async function invokeTool(
         configurable: {
           ...config.configurable,
           correlationId: `${String(config.configurable?.run_id ?? "run")}:${callId}`,
+          // MCP tools pass their server's progress reports here (mcp/tools.ts); the IDE shows them.
+          onToolProgress: ((p) =>
+            config.writer?.({
+              type: "tool_progress",
+              callId,
+              name: call.name,
+              ...p,
+            } satisfies GraphEvent)) satisfies ToolProgressSink,
         },
       },
     )) as ToolMessage;

@@ -29,7 +29,17 @@ const toolEnd = {
   outputs: z.array(z.string()),
 };
 
-export const toolEvent = z.discriminatedUnion("type", [z.object(toolStart), z.object(toolEnd)]);
+/** How far a running call has got, as its MCP server reported it (`notifications/progress`). */
+const toolProgress = {
+  type: z.literal("tool_progress"),
+  callId: z.string(),
+  name: z.string(),
+  progress: z.number(),
+  total: z.number().optional(),
+  message: z.string().optional(),
+};
+
+export const toolEvent = z.discriminatedUnion("type", [z.object(toolStart), z.object(toolProgress), z.object(toolEnd)]);
 export type ToolEvent = z.infer<typeof toolEvent>;
 
 /**
@@ -40,6 +50,7 @@ export const agentEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("run_started"), ...base, model: modelInfo, input: z.string() }),
   z.object({ type: z.literal("token"), ...base, text: z.string() }),
   z.object({ ...base, ...toolStart }),
+  z.object({ ...base, ...toolProgress }),
   z.object({ ...base, ...toolEnd }),
   z.object({
     type: z.literal("approval_required"),

@@ -9,6 +9,9 @@ import type { HubLogger, McpHub } from "./hub.js";
 import { ToolNameMap } from "./tool-name.js";
 
 /** What a tool call hands the graph besides the text the model reads. */
+/** Where a tool call's progress reports go (`configurable.onToolProgress` of the call's config). */
+export type ToolProgressSink = (p: { progress: number; total?: number; message?: string }) => void;
+
 export interface ToolArtifact {
   server: string;
   mcpName: string;
@@ -162,12 +165,24 @@ export class McpToolSet {
       const started = performance.now();
       try {
         const client = await this.hub.client(server);
+        // With a sink (the graph's, per call) the request carries a progressToken and the server's reports flow to it.
+        const onToolProgress = config?.configurable?.onToolProgress as ToolProgressSink | undefined;
         const result = (await client.callTool(
           { name: mcpName, arguments: args, _meta: { [CORRELATION_META_KEY]: correlationId } },
           undefined,
           {
             ...(config?.signal ? { signal: config.signal } : {}),
             ...(this.opts.timeoutMs ? { timeout: this.opts.timeoutMs } : {}),
+            ...(onToolProgress
+              ? {
+                  onprogress: ({ progress, total, message }) =>
+                    onToolProgress({
+                      progress,
+                      ...(total !== undefined ? { total } : {}),
+                      ...(message !== undefined ? { message } : {}),
+                    }),
+                }
+              : {}),
           },
         )) as CallToolResult;
         const mapped = mapResult(result, server, mcpName, correlationId);
