@@ -24,6 +24,19 @@ const USAGE = `Usage: mcp-fs-server --root DIR --assets DIR [--http] [--port N] 
   SQL_TIMEOUT_SEC   sql_query statement timeout (default 30, max 120)
   --log-level L     pino level (default info)            env LOG_LEVEL`;
 
+/**
+ * A *_TIMEOUT_SEC setting: seconds (the product spec's unit), at most `maxSec`, counted by the server
+ * in milliseconds.
+ */
+function timeoutSec(name: string, maxSec: number) {
+  return z.coerce
+    .number()
+    .positive()
+    .max(maxSec, `${name} must be at most ${maxSec}`)
+    .transform((sec) => Math.round(sec * 1000))
+    .optional();
+}
+
 const schema = z.object({
   projectRoot: z.string().min(1, "--root (or PROJECT_ROOT) is required"),
   assetsRoot: z.string().min(1, "--assets (or GENERATED_ASSETS) is required"),
@@ -43,32 +56,15 @@ const schema = z.object({
       auditLog: z.string().min(1),
       sandbox: z.enum(["auto", "bwrap", "none"]),
       runners: z.coerce.number().int().min(1).max(EXEC_LIMITS.maxRunners).optional(),
-      // EXEC_TIMEOUT_SEC is in seconds (the product spec's name); the server counts milliseconds.
-      defaultTimeoutMs: z.coerce
-        .number()
-        .positive()
-        .max(EXEC_LIMITS.maxTimeoutMs / 1000, `EXEC_TIMEOUT_SEC must be at most ${EXEC_LIMITS.maxTimeoutMs / 1000}`)
-        .transform((sec) => Math.round(sec * 1000))
-        .optional(),
-      // PY_EXEC_TIMEOUT_SEC: the same, for exec_run_python.
-      pythonTimeoutMs: z.coerce
-        .number()
-        .positive()
-        .max(EXEC_LIMITS.maxTimeoutMs / 1000, `PY_EXEC_TIMEOUT_SEC must be at most ${EXEC_LIMITS.maxTimeoutMs / 1000}`)
-        .transform((sec) => Math.round(sec * 1000))
-        .optional(),
+      defaultTimeoutMs: timeoutSec("EXEC_TIMEOUT_SEC", EXEC_LIMITS.maxTimeoutMs / 1000),
+      pythonTimeoutMs: timeoutSec("PY_EXEC_TIMEOUT_SEC", EXEC_LIMITS.maxTimeoutMs / 1000),
     }),
   ]),
   sql: z.union([
     z.literal(false),
     z.object({
       sandbox: z.enum(["auto", "bwrap", "none"]),
-      timeoutMs: z.coerce
-        .number()
-        .positive()
-        .max(120, "SQL_TIMEOUT_SEC must be at most 120")
-        .transform((sec) => Math.round(sec * 1000))
-        .optional(),
+      timeoutMs: timeoutSec("SQL_TIMEOUT_SEC", 120),
     }),
   ]),
 });

@@ -235,19 +235,22 @@ export const openFileOutput = z.object({
 
 // ---- exec_run_js
 export const EXEC_ERROR_KINDS = ["syntax", "runtime", "timeout", "memory", "policy", "limit"] as const;
+/** A run's wall-clock limit; `env` names the server setting that changes its default. */
+const runTimeoutMs = (env: string) =>
+  z
+    .number()
+    .int()
+    .min(100)
+    .max(30_000)
+    .optional()
+    .describe(`Wall-clock limit in ms (default 5000 unless the server sets ${env}; max 30000).`);
 export const runJsInput = z.object({
   code: z
     .string()
     .min(1)
     .max(200_000)
     .describe("Body of an async function: use `await` with the host API and `return` the result."),
-  timeoutMs: z
-    .number()
-    .int()
-    .min(100)
-    .max(30_000)
-    .optional()
-    .describe("Wall-clock limit in ms (default 5000 unless the server sets EXEC_TIMEOUT_SEC; max 30000)."),
+  timeoutMs: runTimeoutMs("EXEC_TIMEOUT_SEC"),
   memoryMb: z.number().int().min(16).max(512).default(128).describe("Heap limit of the sandbox (default 128)."),
 });
 /**
@@ -318,13 +321,7 @@ export const runPythonInput = z.object({
     .min(1)
     .max(200_000)
     .describe("A Python script; the value of a final expression statement becomes `result`."),
-  timeoutMs: z
-    .number()
-    .int()
-    .min(100)
-    .max(30_000)
-    .optional()
-    .describe("Wall-clock limit in ms (default 5000 unless the server sets PY_EXEC_TIMEOUT_SEC; max 30000)."),
+  timeoutMs: runTimeoutMs("PY_EXEC_TIMEOUT_SEC"),
   memoryMb: z
     .number()
     .int()

@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ROOT } from "@textide/shared";
 import { isInside } from "@textide/shared/node";
+import { BWRAP_ISOLATION } from "../exec/sandbox-command.js";
 
 /** The zygote's folder, beside src/ and dist/ in the package (tsc does not copy .py files; it needs not). */
 export const ZYGOTE_DIR = fileURLToPath(new URL("../../python/", import.meta.url));
@@ -68,17 +69,9 @@ export function pythonSandbox(
   });
   const ws = SANDBOX_WORKSPACE;
   const args = [
-    "--unshare-all", // user, pid, net (nothing but its own loopback), ipc, uts, cgroup
+    ...BWRAP_ISOLATION,
     "--unshare-user", // required (not just tried) so that nested user namespaces can be disabled
     "--disable-userns",
-    "--die-with-parent",
-    "--new-session",
-    "--uid",
-    "65534",
-    "--gid",
-    "65534",
-    "--cap-drop",
-    "ALL",
     "--clearenv",
     ...["HOME=/tmp", "TMPDIR=/tmp", "LANG=C.UTF-8", "PATH=/usr/bin:/bin"].flatMap(setenv),
     ...["MPLBACKEND=Agg", "MPLCONFIGDIR=/tmp/matplotlib", "OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1"].flatMap(

@@ -12,6 +12,23 @@ export interface RunnerCommand {
 }
 
 /**
+ * The process isolation every bubblewrap sandbox here starts with (exec_run_js, sql_query,
+ * exec_run_python): new user, pid, network (only a loopback of its own), ipc, uts and cgroup
+ * namespaces, killed with the server, a new session (no terminal to inject keystrokes into), the unprivileged uid/gid 65534, no capabilities.
+ */
+export const BWRAP_ISOLATION: readonly string[] = [
+  "--unshare-all",
+  "--die-with-parent",
+  "--new-session",
+  "--uid",
+  "65534",
+  "--gid",
+  "65534",
+  "--cap-drop",
+  "ALL",
+];
+
+/**
  * The command that starts the runner: under bubblewrap when available (no network, no other
  * namespaces, read-only file system except generated_assets, unprivileged uid, no capabilities),
  * else plain node. isolated-vm is the primary boundary either way; this is defense in depth.
@@ -37,15 +54,7 @@ export function runnerCommand(opts: {
   const ro = (p: string) => ["--ro-bind-try", p, p];
   const modules = path.dirname(path.dirname(createRequire(import.meta.url).resolve("isolated-vm/package.json")));
   const args = [
-    "--unshare-all",
-    "--die-with-parent",
-    "--new-session",
-    "--uid",
-    "65534",
-    "--gid",
-    "65534",
-    "--cap-drop",
-    "ALL",
+    ...BWRAP_ISOLATION,
     // Mounts apply in order: the scratch /tmp first, so the binds below may live under /tmp.
     "--dev",
     "/dev",

@@ -4,27 +4,14 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
-import { ROOT } from "@textide/shared";
-import { PathPolicy, resolveRoots } from "@textide/shared/node";
-import type { RunnerMessage, RunRequest } from "../exec/protocol.js";
+import { childPolicy, serveRuns, send, startChild } from "../exec/child.js";
 import { Databases } from "./databases.js";
 import { runSql, type SqlJob } from "./engine.js";
 import { SQL_LIMITS } from "./limits.js";
 import { Staging } from "./staging.js";
 
-const send = (m: RunnerMessage) => process.send?.(m);
-
 async function start(): Promise<void> {
-  const { values } = parseArgs({ options: { project: { type: "string" }, assets: { type: "string" } } });
-  if (!values.project || !values.assets || !process.send)
-    throw new Error("sql worker: --project, --assets and an IPC channel are required");
-  // Queries read both roots and write only generated_assets.
-  const roots = await resolveRoots([
-    { name: ROOT.project, path: values.project, writable: false },
-    { name: ROOT.assets, path: values.assets, writable: true },
-  ]);
-  const policy = new PathPolicy(roots);
+  const policy = await childPolicy("sql worker");
   // Under bubblewrap /tmp is a private tmpfs; without it, a private folder removed at exit, and those
   // of workers that were killed (no exit handler ran) removed by the next worker that starts.
   removeOrphans(os.tmpdir());
@@ -40,15 +27,8 @@ async function start(): Promise<void> {
   await databases.take(SQL_LIMITS.memoryMb).then((d) => databases.release(d, SQL_LIMITS.memoryMb, true));
   send({ type: "ready", warmupMs: Math.round(performance.now() - t0) });
 
-  process.on("message", (msg: RunRequest) => {
-    if (msg?.type !== "run") return;
-    void runSql(JSON.parse(msg.code) as SqlJob, msg, { policy, staging, databases }).then(({ outcome, recycle }) =>
-      send({ type: "result", id: msg.id, outcome, recycle }),
-    );
-  });
-  process.on("disconnect", () => process.exit(0));
+  serveRuns("sql worker", (msg) => runSql(JSON.parse(msg.code) as SqlJob, msg, { policy, staging, databases }));
   process.on("SIGTERM", () => process.exit(0)); // runs the exit handler that removes the scratch folder
-  process.on("unhandledRejection", (err) => process.stderr.write(`sql worker: unhandled rejection: ${String(err)}\n`));
 }
 
 /** Scratch folders of workers that are gone (the pid in the name is not alive any more). */
@@ -69,7 +49,4 @@ function alive(pid: number): boolean {
   }
 }
 
-start().catch((err: unknown) => {
-  send({ type: "fatal", message: (err as Error).message });
-  process.exit(1);
-});
+startChild(start);

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { McpServer } from "@modelcontextprotocol/server";
-import { runJsInput, runJsOutput, TOOL, type RunJsOutput } from "@textide/shared";
+import { runJsInput, runJsOutput, TOOL } from "@textide/shared";
 import { EXEC_LIMITS } from "../../exec/limits.js";
 import type { ExecPool } from "../../exec/pool.js";
 import type { AuditLog } from "../../exec/audit.js";
 import type { ToolContext } from "../context.js";
 import { defineTool } from "../result.js";
-import { formatBytes } from "../fs/format.js";
+import { describeRun, runOutput } from "./run-result.js";
 
 const DESCRIPTION = `Run JavaScript in a secure sandbox to explore, compute and chart the workspace's data, like a notebook cell. \
 \`code\` is the body of an async function: \`await\` the API below and \`return\` a JSON-serialisable value (≤ ${EXEC_LIMITS.maxResultBytes / 1024} KB). \
@@ -79,36 +79,12 @@ export function registerRunJs(
           outcome,
         })
         .catch((err: unknown) => ctx.log.error({ err, correlationId }, "exec audit log write failed"));
-      const structured: RunJsOutput = {
-        ok: outcome.ok,
-        ...(outcome.resultJson !== undefined ? { result: JSON.parse(outcome.resultJson) as unknown } : {}),
-        logs: outcome.logs,
-        logsTruncated: outcome.logsTruncated,
-        outputs: outcome.outputs.map(({ path, bytes, mime }) => ({ path, bytes, mime })),
-        ...(outcome.error ? { error: outcome.error } : {}),
-        durationMs: outcome.durationMs,
-        queueMs: Math.round(outcome.queueMs * 100) / 100,
+      const structured = runOutput(outcome);
+      return {
+        structured,
+        text: describeRun(structured, outcome.resultJson, "Ran without a return value."),
+        isError: !outcome.ok,
       };
-      return { structured, text: describe(structured, outcome.resultJson), isError: !outcome.ok };
     },
   );
-}
-
-function describe(r: RunJsOutput, resultJson: string | undefined): string {
-  const parts: string[] = [];
-  if (r.error) {
-    parts.push(
-      `${r.error.kind} error${r.error.line !== undefined ? ` at line ${r.error.line}` : ""}: ${r.error.message}`,
-    );
-  } else {
-    parts.push(resultJson === undefined ? "Ran without a return value." : `Result: ${resultJson}`);
-  }
-  if (r.outputs.length > 0)
-    parts.push(`Files written:\n${r.outputs.map((o) => `- ${o.path} (${formatBytes(o.bytes)})`).join("\n")}`);
-  if (r.logs) parts.push(`Logs${r.logsTruncated ? " (truncated)" : ""}:\n${r.logs.trimEnd()}`);
-  // Waiting for a free runner is worth a word only when it was noticeable.
-  parts.push(
-    `(${Math.round(r.durationMs)} ms${r.queueMs >= 100 ? `, after ${Math.round(r.queueMs)} ms waiting for a free sandbox` : ""})`,
-  );
-  return parts.join("\n\n");
 }

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { McpServer } from "@modelcontextprotocol/server";
-import { runPythonInput, runPythonOutput, TOOL, type RunPythonOutput } from "@textide/shared";
+import { runPythonInput, runPythonOutput, TOOL } from "@textide/shared";
 import type { AuditLog } from "../../exec/audit.js";
 import { PY_LIMITS } from "../../exec-python/limits.js";
 import type { PythonPool } from "../../exec-python/pool.js";
 import type { ToolContext } from "../context.js";
-import { formatBytes } from "../fs/format.js";
 import { defineTool } from "../result.js";
+import { describeRun, runOutput } from "./run-result.js";
 
 const DESCRIPTION = `Run Python 3 in a secure sandbox to analyse and chart the workspace's data with pandas, numpy and matplotlib, like a notebook cell. \
 Prefer it for pandas-style work (group by, pivot, merge, statistics) and for matplotlib charts; exec_run_js is the lighter choice for small JSON transforms and Vega-Lite charts. \
@@ -64,40 +64,13 @@ export function registerRunPython(
           outcome,
         })
         .catch((err: unknown) => ctx.log.error({ err, correlationId }, "exec audit log write failed"));
-      const structured: RunPythonOutput = {
-        ok: outcome.ok,
-        ...(outcome.resultJson !== undefined ? { result: JSON.parse(outcome.resultJson) as unknown } : {}),
-        logs: outcome.logs,
-        logsTruncated: outcome.logsTruncated,
-        outputs: outcome.outputs.map(({ path, bytes, mime }) => ({ path, bytes, mime })),
-        ...(outcome.error ? { error: outcome.error } : {}),
-        durationMs: outcome.durationMs,
-        queueMs: Math.round(outcome.queueMs * 100) / 100,
-      };
+      const structured = runOutput(outcome);
       return {
         structured,
-        text: describe(structured, outcome.resultJson),
+        text: describeRun(structured, outcome.resultJson, "Ran without a final value."),
         extra: outcome.images.map((img) => ({ type: "image" as const, ...img })),
         isError: !outcome.ok,
       };
     },
   );
-}
-
-function describe(r: RunPythonOutput, resultJson: string | undefined): string {
-  const parts: string[] = [];
-  if (r.error) {
-    parts.push(
-      `${r.error.kind} error${r.error.line !== undefined ? ` at line ${r.error.line}` : ""}: ${r.error.message}`,
-    );
-  } else {
-    parts.push(resultJson === undefined ? "Ran without a final value." : `Result: ${resultJson}`);
-  }
-  if (r.outputs.length > 0)
-    parts.push(`Files written:\n${r.outputs.map((o) => `- ${o.path} (${formatBytes(o.bytes)})`).join("\n")}`);
-  if (r.logs) parts.push(`Logs${r.logsTruncated ? " (truncated)" : ""}:\n${r.logs.trimEnd()}`);
-  parts.push(
-    `(${Math.round(r.durationMs)} ms${r.queueMs >= 100 ? `, after ${Math.round(r.queueMs)} ms waiting for a free sandbox` : ""})`,
-  );
-  return parts.join("\n\n");
 }
