@@ -9,10 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { TOOL, writeFileOutput } from "@textide/shared";
 import { MAX_WRITE_BYTES } from "../src/tools/fs/write-support.js";
-import { createLogger } from "../src/log.js";
-import { createFsServer } from "../src/server.js";
 import { DEFAULT_SESSION_LIMITS } from "../src/transports/http.js";
-import { runHttp } from "../src/transports/http-server.js";
+import { startHttpInProcess } from "./helpers/serve.js";
 import { makeWorkspace, SERVER_BIN, type TmpWorkspace } from "./helpers/tmp-root.js";
 
 // Issue 11, item 4: 2025-11-25 sessions were not capped (14,000 initialize requests took the server
@@ -192,16 +190,7 @@ describe("MCP over HTTP: limits (issue 11)", { timeout: 180_000 }, () => {
 
 describe("session limit", () => {
   it("closes the least recently used session to make room, and that session then gets 404", async () => {
-    const fs = await createFsServer({ projectRoot: ws.project, assetsRoot: ws.assets, log: createLogger("silent") });
-    const http = await runHttp(fs, {
-      host: "127.0.0.1",
-      port: 0,
-      token: TOKEN,
-      noAuth: false,
-      allowedHosts: [],
-      sessionIdleMs: 60_000,
-      sessionLimits: { perToken: 2, total: 2 },
-    });
+    const http = await startHttpInProcess(ws, TOKEN, { sessionLimits: { perToken: 2, total: 2 } });
     try {
       const url = new URL(http.url);
       const ids: string[] = [];
@@ -226,7 +215,6 @@ describe("session limit", () => {
       expect(await ping(ids[2]!)).toBe(200);
     } finally {
       await http.close();
-      await fs.close();
     }
   });
 });

@@ -6,7 +6,8 @@ import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextproto
 import { z } from "zod";
 import { createLogger } from "../src/log.js";
 import { createFsServer, type FsServer } from "../src/server.js";
-import { runHttp, type RunningHttpServer } from "../src/transports/http-server.js";
+import type { RunningHttpServer } from "../src/transports/http-server.js";
+import { startHttpInProcess } from "./helpers/serve.js";
 import { makeWorkspace, type TmpWorkspace } from "./helpers/tmp-root.js";
 
 // Issue 14: a cancelled request's POST stream ends; GET is 405 (no standalone SSE stream); a bad token
@@ -43,14 +44,7 @@ beforeAll(async () => {
       return server;
     },
   };
-  http = await runHttp(fs, {
-    host: "127.0.0.1",
-    port: 0,
-    token: TOKEN,
-    noAuth: false,
-    allowedHosts: [],
-    sessionIdleMs: 60_000,
-  });
+  http = await startHttpInProcess(ws, TOKEN, { fs });
 });
 afterAll(async () => {
   await http.close();

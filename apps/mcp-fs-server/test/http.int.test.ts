@@ -2,9 +2,8 @@ import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { searchFilesOutput, TOOL } from "@textide/shared";
-import { createLogger } from "../src/log.js";
-import { createFsServer } from "../src/server.js";
-import { runHttp, type RunningHttpServer } from "../src/transports/http-server.js";
+import type { RunningHttpServer } from "../src/transports/http-server.js";
+import { startHttpInProcess } from "./helpers/serve.js";
 import { makeWorkspace, type TmpWorkspace } from "./helpers/tmp-root.js";
 
 const TOKEN = "test-token-0123456789abcdef";
@@ -13,15 +12,7 @@ let http: RunningHttpServer;
 
 beforeAll(async () => {
   ws = await makeWorkspace();
-  const fs = await createFsServer({ projectRoot: ws.project, assetsRoot: ws.assets, log: createLogger("silent") });
-  http = await runHttp(fs, {
-    host: "127.0.0.1",
-    port: 0,
-    token: TOKEN,
-    noAuth: false,
-    allowedHosts: [],
-    sessionIdleMs: 400,
-  });
+  http = await startHttpInProcess(ws, TOKEN, { sessionIdleMs: 400 });
 });
 afterAll(async () => {
   await http.close();

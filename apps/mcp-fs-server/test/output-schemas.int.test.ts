@@ -1,9 +1,8 @@
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type { Client } from "@modelcontextprotocol/client";
 import { TOOL } from "@textide/shared";
-import { makeWorkspace, SERVER_BIN, type TmpWorkspace } from "./helpers/tmp-root.js";
+import { connectStdioBinary } from "./helpers/serve.js";
+import { makeWorkspace, type TmpWorkspace } from "./helpers/tmp-root.js";
 
 // Issue 14: strict clients (the MCP Inspector) warn on a property schema that validates nothing, such
 // as `{}` for exec_run_js's `result`. Every schema node in every tool's outputSchema must say what it
@@ -41,26 +40,7 @@ let client: Client;
 
 beforeAll(async () => {
   ws = await makeWorkspace({}, false);
-  client = new Client({ name: "schema-check", version: "1" });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        SERVER_BIN,
-        "--root",
-        ws.project,
-        "--assets",
-        ws.assets,
-        "--audit-log",
-        path.join(ws.base, "audit.jsonl"),
-        "--exec-runners",
-        "1",
-        "--log-level",
-        "warn",
-      ],
-      stderr: "ignore",
-    }),
-  );
+  client = await connectStdioBinary(ws, "schema-check");
 }, 30_000);
 afterAll(async () => {
   await client.close();

@@ -1,9 +1,9 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { makeWorkspace, SERVER_BIN, type TmpWorkspace } from "./helpers/tmp-root.js";
+import type { Client } from "@modelcontextprotocol/client";
+import { connectStdioBinary } from "./helpers/serve.js";
+import { makeWorkspace, type TmpWorkspace } from "./helpers/tmp-root.js";
 
 // Issue 14: prompts that clients show as commands, with path completion from the workspace, served by
 // the built binary over stdio to the SDK's own client.
@@ -18,26 +18,7 @@ beforeAll(async () => {
     "generated_assets-like/planet-notes.txt": "not the assets root\n",
   });
   await writeFile(path.join(ws.assets, "earlier-chart.png"), "png");
-  client = new Client({ name: "prompts", version: "1" });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        SERVER_BIN,
-        "--root",
-        ws.project,
-        "--assets",
-        ws.assets,
-        "--audit-log",
-        path.join(ws.base, "audit.jsonl"),
-        "--exec-runners",
-        "1",
-        "--log-level",
-        "warn",
-      ],
-      stderr: "ignore",
-    }),
-  );
+  client = await connectStdioBinary(ws, "prompts");
 }, 30_000);
 afterAll(async () => {
   await client.close();
