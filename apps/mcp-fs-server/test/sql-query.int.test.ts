@@ -324,6 +324,26 @@ describe("errors the model can act on", () => {
   });
 });
 
+describe("the exec audit log", () => {
+  it("has a line per query, with language sql and the query's outcome", async () => {
+    const auditLines = async () =>
+      (await readFile(path.join(c.ws.base, "audit", "exec.jsonl"), "utf8"))
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    await sql("SELECT count(*) AS n FROM 'gen/people.csv'");
+    await sql("SELEC 1");
+    const [ok, failed] = (await auditLines()).slice(-2);
+    expect(ok).toMatchObject({
+      language: "sql",
+      outcome: "ok",
+      codePreview: "SELECT count(*) AS n FROM 'gen/people.csv'",
+    });
+    expect(failed).toMatchObject({ language: "sql", outcome: "syntax", codePreview: "SELEC 1" });
+    expect(["bubblewrap", "none"]).toContain(ok!.sandbox);
+  });
+});
+
 describe("without bubblewrap", () => {
   it("runs in a scratch folder of its own and removes those of workers that were killed", async () => {
     const orphan = path.join(os.tmpdir(), "textide-sql-4194000-orphan");

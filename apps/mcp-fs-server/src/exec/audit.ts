@@ -9,7 +9,7 @@ export interface AuditEntry {
   /** Whose turn it was (session or connection id); logged as a short hash, never as is. */
   caller?: string;
   /** The language of `code`; absent means JavaScript (exec_run_js). */
-  language?: "javascript" | "python";
+  language?: "javascript" | "python" | "sql";
   code: string;
   timeoutMs: number;
   memoryMb: number;
@@ -17,7 +17,7 @@ export interface AuditEntry {
   outcome: Omit<RunOutcome, "timings"> & { queueMs: number; timings: Record<string, number> };
 }
 
-/** Appends one JSON line per exec_run_js or exec_run_python call. Refuses a location inside the roots. */
+/** Appends one JSON line per exec_run_js, exec_run_python or sql_query call. Refuses a location inside the roots. */
 export class AuditLog {
   private ready: Promise<unknown>;
 

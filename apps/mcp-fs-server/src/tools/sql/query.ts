@@ -59,6 +59,19 @@ export function registerSqlQuery(
         req.mcpReq.signal,
         caller,
       );
+      // Queries go to the exec audit log beside the code runs; there is none when exec is turned off.
+      await ctx.exec?.audit
+        .append({
+          correlationId,
+          caller,
+          language: "sql",
+          code: args.sql,
+          timeoutMs: ctx.sql.timeoutMs,
+          memoryMb: SQL_LIMITS.memoryMb,
+          sandbox: ctx.sql.pool.sandbox,
+          outcome,
+        })
+        .catch((err: unknown) => ctx.log.error({ err, correlationId }, "exec audit log write failed"));
       const result: SqlResult =
         outcome.ok && outcome.resultJson !== undefined
           ? (JSON.parse(outcome.resultJson) as SqlResult)
