@@ -76,6 +76,13 @@ export function useAgentChat(options: { approvals: boolean; onSettled?: () => vo
       case "tool_start":
         push({ kind: "tool", id: e.callId, name: e.name, args: e.args, done: false });
         break;
+      case "tool_progress": {
+        const progress = { progress: e.progress, total: e.total, message: e.message };
+        setItems((prev) =>
+          prev.map((i) => (i.kind === "tool" && i.id === e.callId && !i.done ? { ...i, progress } : i)),
+        );
+        break;
+      }
       case "tool_end":
         setItems((prev) => {
           const update = {

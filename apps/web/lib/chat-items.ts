@@ -18,6 +18,8 @@ export type ChatItem =
       summary?: string;
       durationMs?: number;
       outputs?: string[];
+      /** The server's last progress report while the call runs (a bar on the running card). */
+      progress?: { progress: number; total?: number | undefined; message?: string | undefined };
     }
   | {
       kind: "approval";

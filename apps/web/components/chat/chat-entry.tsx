@@ -115,6 +115,7 @@ export function ChatEntry({ item, onOpen, onApprove }: ChatEntryProps): ReactNod
               {state}
               {item.durationMs !== undefined ? ` · ${Math.round(item.durationMs)} ms` : ""}
             </span>
+            {!item.done && item.progress ? <ToolProgress {...item.progress} /> : null}
           </summary>
           <div className="tool-section">Arguments</div>
           <ToolArgs name={item.name} args={item.args} />
@@ -172,4 +173,26 @@ export function ChatEntry({ item, onOpen, onApprove }: ChatEntryProps): ReactNod
     case "note":
       return <div className="msg note">{item.text}</div>;
   }
+}
+
+/** A running call's progress as its MCP server reports it: a bar (indeterminate without a total) and the message. */
+function ToolProgress({
+  progress,
+  total,
+  message,
+}: {
+  progress: number;
+  total?: number | undefined;
+  message?: string | undefined;
+}) {
+  return (
+    <span className="tool-progress">
+      {total !== undefined && total > 0 ? (
+        <progress value={Math.min(progress, total)} max={total} aria-label={message ?? "progress"} />
+      ) : (
+        <progress aria-label={message ?? "progress"} />
+      )}
+      {message ? <span className="muted">{message}</span> : null}
+    </span>
+  );
 }
