@@ -3,18 +3,10 @@ import path from "node:path";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runPythonOutput, TOOL, type RunPythonOutput } from "@textide/shared";
-import { pythonUnavailable } from "../src/exec-python/sandbox-command.js";
 import { connectInMemory, textOf, type Connected } from "./helpers/connect.js";
-import { makeWorkspace } from "./helpers/tmp-root.js";
+import { pythonUnavailableHere } from "./helpers/python.js";
 
-const unavailable = await (async () => {
-  const ws = await makeWorkspace({}, false);
-  try {
-    return pythonUnavailable({ projectRoot: ws.project, assetsRoot: ws.assets });
-  } finally {
-    await ws.cleanup();
-  }
-})();
+const unavailable = await pythonUnavailableHere();
 
 let c: Connected;
 beforeAll(async () => {

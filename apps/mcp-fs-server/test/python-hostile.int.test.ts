@@ -11,20 +11,13 @@ import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runPythonOutput, TOOL, type RunPythonOutput } from "@textide/shared";
-import { pythonUnavailable } from "../src/exec-python/sandbox-command.js";
 import { createLogger } from "../src/log.js";
 import { createFsServer, type FsServer } from "../src/server.js";
+import { pythonUnavailableHere } from "./helpers/python.js";
 import { makeWorkspace, type TmpWorkspace } from "./helpers/tmp-root.js";
 
 const SECRET = `textide-secret-${process.pid}-${Date.now()}`;
-const unavailable = await (async () => {
-  const ws = await makeWorkspace({}, false);
-  try {
-    return pythonUnavailable({ projectRoot: ws.project, assetsRoot: ws.assets });
-  } finally {
-    await ws.cleanup();
-  }
-})();
+const unavailable = await pythonUnavailableHere();
 
 let ws: TmpWorkspace;
 let fs: FsServer;
