@@ -7,6 +7,7 @@ import { rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { processTree } from "./mcp.mjs";
+import { gate, info } from "./rows.mjs";
 import { p50, p99 } from "./stats.mjs";
 import { now } from "./timing.mjs";
 
@@ -213,11 +214,4 @@ export async function pythonRows(ctx, { repoRoot, root, assets, auditLog, anchor
     await Promise.allSettled([a.close(), b.close()]);
     server.child.kill("SIGTERM");
   }
-}
-
-function info(metric, value, unit) {
-  return { metric, textide: value, unit, pass: null };
-}
-function gate(metric, value, unit, target, ok) {
-  return { metric, textide: value, unit, target, pass: ok(value) };
 }

@@ -54,6 +54,25 @@ export async function connectStdio({ command, args, label }) {
   };
 }
 
+/**
+ * The `sandbox` field of the pino line the server writes when a runner starts (`message`, e.g.
+ * "sql_query enabled"); polled since stderr and stdout arrive independently.
+ */
+export async function sandboxOf(server, message) {
+  for (let i = 0; i < 100; i++) {
+    for (const line of server.stderrTail().split("\n")) {
+      if (!line.includes(`"${message}"`)) continue;
+      try {
+        return JSON.parse(line).sandbox ?? "unknown";
+      } catch {
+        // A line cut by the tail window; keep looking.
+      }
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return "not logged";
+}
+
 /** Fails early, with the list, when a server does not expose the tools the suite calls. */
 export async function assertTools(server, required) {
   const { tools } = await server.client.listTools();

@@ -11,6 +11,7 @@ import { pathToFileURL } from "node:url";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { ScriptedToolModel } from "../lib/scripted-model.mjs";
+import { gate, info } from "../lib/rows.mjs";
 import { p50, p99 } from "../lib/stats.mjs";
 import { now } from "../lib/timing.mjs";
 
@@ -142,13 +143,6 @@ export async function run(ctx) {
   }
 }
 
-// No anchor does these, so the anchor and ratio columns stay empty.
-function info(metric, value, unit) {
-  return { metric, textide: value, unit, pass: null };
-}
-function gate(metric, value, unit, target, ok) {
-  return { metric, textide: value, unit, target, pass: ok(value) };
-}
 const fmtMs = (ms) => `${ms < 0.1 ? ms.toFixed(3) : ms.toFixed(2)} ms`;
 const fmtKB = (b) => (b >= KB * KB ? `${(b / KB / KB).toFixed(1)} MiB` : `${(b / KB).toFixed(1)} KB`);
 

@@ -4,10 +4,11 @@ import { readFileSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { connectStdio, assertTools, peakRssBytes } from "../lib/mcp.mjs";
+import { connectStdio, assertTools, sandboxOf, peakRssBytes } from "../lib/mcp.mjs";
 import { pythonRows } from "../lib/exec-python.mjs";
 import { ensurePythonCharting, PYTHON } from "../lib/python.mjs";
 import { p50, p99 } from "../lib/stats.mjs";
+import { gate, info } from "../lib/rows.mjs";
 import { now, sampleSequential, timeCommand } from "../lib/timing.mjs";
 
 export const name = "exec";
@@ -113,13 +114,6 @@ export async function run(ctx) {
   }
 }
 
-// No anchor does these, so the anchor and ratio columns stay empty.
-function info(metric, value, unit) {
-  return { metric, textide: value, unit, pass: null };
-}
-function gate(metric, value, unit, target, ok) {
-  return { metric, textide: value, unit, target, pass: ok(value) };
-}
 const fmtKB = (b) => `${(b / KB).toFixed(1)} KB`;
 
 function textideServer(repoRoot, root, assets, auditLog) {
@@ -155,28 +149,12 @@ async function runJs(s, code) {
   return sc;
 }
 
-/** The pino line the server writes at start; polled since stderr and stdout arrive independently. */
-async function sandboxOf(s) {
-  for (let i = 0; i < 100; i++) {
-    for (const line of s.stderrTail().split("\n")) {
-      if (!line.includes('"exec_run_js enabled"')) continue;
-      try {
-        return JSON.parse(line).sandbox ?? "unknown";
-      } catch {
-        // A line cut by the tail window; keep looking.
-      }
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return "not logged";
-}
-
 /** One warm session: trivial calls, then chart calls, each verified. */
 async function warmSession(ctx, server, assets, n) {
   const s = await connectStdio(server);
   try {
     await assertTools(s, ["exec_run_js"]);
-    const sandbox = await sandboxOf(s);
+    const sandbox = await sandboxOf(s, "exec_run_js enabled");
     ctx.log(`${server.version}: runner sandbox ${sandbox}`);
 
     const checkTrivial = (sc) => {

@@ -6,8 +6,9 @@ import { mkdir, mkdtemp, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { once } from "node:events";
-import { connectStdio, assertTools, peakRssBytes, processTree, waitForIdle } from "../lib/mcp.mjs";
+import { connectStdio, assertTools, sandboxOf, peakRssBytes, processTree, waitForIdle } from "../lib/mcp.mjs";
 import { PYTHON } from "../lib/python.mjs";
+import { gate, info } from "../lib/rows.mjs";
 import { p50, p99 } from "../lib/stats.mjs";
 import { now, timeCommand } from "../lib/timing.mjs";
 
@@ -130,13 +131,6 @@ export async function run(ctx) {
   }
 }
 
-function info(metric, value, unit) {
-  return { metric, textide: value, unit, pass: null };
-}
-function gate(metric, value, unit, target, ok) {
-  return { metric, textide: value, unit, target, pass: ok(value) };
-}
-
 /** Writes the CSV and returns the answer computed on the way: category → {n, qty, sum}. */
 async function generate(file, count) {
   let seed = 12345;
@@ -218,22 +212,6 @@ async function closeHard(s) {
   }
 }
 
-/** The pino line the server writes at start. */
-async function sandboxOf(s) {
-  for (let i = 0; i < 100; i++) {
-    for (const line of s.stderrTail().split("\n")) {
-      if (!line.includes('"sql_query enabled"')) continue;
-      try {
-        return JSON.parse(line).sandbox ?? "unknown";
-      } catch {
-        // A line cut by the tail window.
-      }
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return "not logged";
-}
-
 const load = () => os.loadavg()[0].toFixed(1);
 
 async function firstQueries(ctx, server, n, check) {
@@ -257,7 +235,7 @@ async function warmQueries(ctx, server, n, check) {
   const s = await connectStdio(server);
   try {
     await assertTools(s, ["sql_query", "exec_run_js"]);
-    const sandbox = await sandboxOf(s);
+    const sandbox = await sandboxOf(s, "sql_query enabled");
     for (let i = 0; i < n.warmup; i++) await sqlQuery(s, check);
     await waitForIdle(s.pid);
     const started = load();
