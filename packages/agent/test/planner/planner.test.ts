@@ -54,6 +54,15 @@ function execResult(id: string, result: unknown, outputs: { path: string; bytes:
   });
 }
 
+/** The first call's answer: fs_search_files found this one file. */
+function searchFound(file: string) {
+  return toolResult("call_1", "fs_search_files", "1 match", {
+    matches: [{ path: file, root: "project_root", type: "file" }],
+    truncated: false,
+    scanned: 2,
+  });
+}
+
 function execError(id: string, message: string) {
   return toolResult(
     id,
@@ -190,13 +199,7 @@ describe("OfflinePlanner as a chat model", () => {
     const m = bound();
     const messages: BaseMessage[] = [new HumanMessage("bar chart of revenue by city")];
     await step(m, messages); // search
-    messages.push(
-      toolResult("call_1", "fs_search_files", "1 match", {
-        matches: [{ path: "data/sales.csv", root: "project_root", type: "file" }],
-        truncated: false,
-        scanned: 2,
-      }),
-    );
+    messages.push(searchFound("data/sales.csv"));
     await step(m, messages); // inspect
     messages.push(execResult("call_2", { tables: [TABLE] }));
     const chart = await step(m, messages);
@@ -225,13 +228,7 @@ describe("OfflinePlanner as a chat model", () => {
     const m = bound();
     const messages: BaseMessage[] = [new HumanMessage("bar chart of revenue by city")];
     await step(m, messages);
-    messages.push(
-      toolResult("call_1", "fs_search_files", "1 match", {
-        matches: [{ path: "data/sales.csv", root: "project_root", type: "file" }],
-        truncated: false,
-        scanned: 2,
-      }),
-    );
+    messages.push(searchFound("data/sales.csv"));
     const inspect = await step(m, messages);
     expect(inspect.additional_kwargs.textide_planner_steps).toEqual({ call_2: { step: "inspect" } });
     // The code says nothing the planner reads back: rewriting it changes no decision.
@@ -253,13 +250,7 @@ describe("OfflinePlanner as a chat model", () => {
     const m = bound();
     const messages: BaseMessage[] = [new HumanMessage("which city in the southern hemisphere has the most revenue?")];
     await step(m, messages);
-    messages.push(
-      toolResult("call_1", "fs_search_files", "1 match", {
-        matches: [{ path: "data/sales.csv", root: "project_root", type: "file" }],
-        truncated: false,
-        scanned: 2,
-      }),
-    );
+    messages.push(searchFound("data/sales.csv"));
     await step(m, messages);
     messages.push(execResult("call_2", { tables: [TABLE] }));
     const final = await step(m, messages);
@@ -272,13 +263,7 @@ describe("OfflinePlanner as a chat model", () => {
     const withSql = bound([...WIRE_TOOLS, "sql_query"]);
     const messages: BaseMessage[] = [new HumanMessage("planets with more than 10 moons")];
     await step(withSql, messages);
-    messages.push(
-      toolResult("call_1", "fs_search_files", "1 match", {
-        matches: [{ path: "data/planets.csv", root: "project_root", type: "file" }],
-        truncated: false,
-        scanned: 2,
-      }),
-    );
+    messages.push(searchFound("data/planets.csv"));
     const schema = await step(withSql, messages);
     expect(calls(schema)[0]).toMatchObject({
       name: "sql_query",
@@ -315,13 +300,7 @@ describe("OfflinePlanner as a chat model", () => {
     const m = bound();
     const messages: BaseMessage[] = [new HumanMessage("bar chart of revenue by city")];
     await step(m, messages);
-    messages.push(
-      toolResult("call_1", "fs_search_files", "1 match", {
-        matches: [{ path: "data/sales.csv", root: "project_root", type: "file" }],
-        truncated: false,
-        scanned: 2,
-      }),
-    );
+    messages.push(searchFound("data/sales.csv"));
     await step(m, messages);
     messages.push(execResult("call_2", { tables: [TABLE] }));
     const chart = await step(m, messages);
