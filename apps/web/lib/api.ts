@@ -1,5 +1,8 @@
 import {
   parseErrorCode,
+  toQuery,
+  type TableQuery,
+  type TreeQuery,
   type FileResponse,
   type ModelResponse,
   type SaveFileRequest,
@@ -46,7 +49,7 @@ export async function call<T>(input: string, init?: RequestInit): Promise<T> {
 export const q = (value: string): string => encodeURIComponent(value);
 
 export function fetchTree(path: string, depth = 1): Promise<TreeResponse> {
-  return call<TreeResponse>(`/api/tree?path=${q(path)}&depth=${depth}`);
+  return call<TreeResponse>(`/api/tree?${toQuery({ path, depth } satisfies Partial<TreeQuery>)}`);
 }
 
 export function fetchFile(path: string): Promise<FileResponse> {
@@ -88,11 +91,15 @@ export function fetchTable(
   page: { sheet?: string; offset: number; limit: number; sort?: { col: number; dir: "asc" | "desc" } },
   signal?: AbortSignal,
 ): Promise<TableResponse> {
-  const sheet = page.sheet ? `&sheet=${q(page.sheet)}` : "";
-  const sort = page.sort ? `&sort=${page.sort.col}&dir=${page.sort.dir}` : "";
-  return call<TableResponse>(`/api/table?path=${q(path)}${sheet}&offset=${page.offset}&limit=${page.limit}${sort}`, {
-    signal,
-  });
+  const query: Partial<TableQuery> = {
+    path,
+    sheet: page.sheet || undefined,
+    offset: page.offset,
+    limit: page.limit,
+    sort: page.sort?.col,
+    dir: page.sort?.dir,
+  };
+  return call<TableResponse>(`/api/table?${toQuery(query)}`, { signal });
 }
 
 export async function fetchThreads(): Promise<ThreadSummary[]> {

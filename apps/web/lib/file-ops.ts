@@ -1,11 +1,13 @@
-import type {
-  CreateEntryRequest,
-  CreateEntryResponse,
-  DeleteEntryResponse,
-  FileSearchResponse,
-  RenameEntryRequest,
-  RenameEntryResponse,
-  UploadResponse,
+import {
+  toQuery,
+  type FileSearchQuery,
+  type CreateEntryRequest,
+  type CreateEntryResponse,
+  type DeleteEntryResponse,
+  type FileSearchResponse,
+  type RenameEntryRequest,
+  type RenameEntryResponse,
+  type UploadResponse,
 } from "@textide/shared";
 import { ApiError, call, q, rawUrl } from "./api";
 
@@ -30,7 +32,7 @@ export function downloadUrl(path: string): string {
 }
 
 export function searchFiles(query: string, limit: number, signal?: AbortSignal): Promise<FileSearchResponse> {
-  return call(`/api/files?q=${q(query)}&limit=${limit}`, { signal });
+  return call(`/api/files?${toQuery({ q: query, limit } satisfies Partial<FileSearchQuery>)}`, { signal });
 }
 
 /**

@@ -94,6 +94,41 @@ describe("GET /api/health and /api/tree", () => {
   });
 });
 
+describe("query parameters (read with the routes' shared schemas)", () => {
+  const cases: [string, string][] = [
+    ["/api/tree?depth=9", "`depth` must be a whole number from 1 to 8"],
+    ["/api/tree?depth=two", "`depth` must be a whole number from 1 to 8"],
+    ["/api/files?limit=0", "`limit` must be a whole number from 1 to 500"],
+    [`/api/files?q=${"x".repeat(257)}`, "`q` is limited to 256 characters"],
+    ["/api/table?offset=0", "Missing `path` query parameter"],
+    ["/api/table?path=data/observatories.csv&offset=-1", "`offset` must be a whole number of 0 or more"],
+    ["/api/table?path=data/observatories.csv&sort=1&dir=up", '`dir` is "asc" or "desc"'],
+    ["/api/file", "Missing `path` query parameter"],
+    ["/api/raw?path=", "Missing `path` query parameter"],
+  ];
+  for (const [url, message] of cases) {
+    it(`${url.slice(0, 60)} → 400 naming the parameter`, async () => {
+      const r = await get(url);
+      expect(r.status).toBe(400);
+      const body = r.json() as { error: { code: string; message: string } };
+      expect(body.error.code).toMatch(/^bad_request:/);
+      expect(body.error.message).toContain(message);
+    });
+  }
+
+  it("fills in the defaults: depth 1, the first page, file order", async () => {
+    const tree = (await get("/api/tree?path=")).json() as { path: string; entries: { path: string }[] };
+    expect(tree.path).toBe(".");
+    expect(tree.entries.every((e) => !e.path.includes("/") || e.path.split("/").length === 1)).toBe(true);
+    const page = (await get("/api/table?path=data/observatories.csv&sort=")).json() as {
+      offset: number;
+      rows: unknown[];
+    };
+    expect(page.offset).toBe(0);
+    expect(page.rows.length).toBeGreaterThan(0);
+  });
+});
+
 describe("GET /api/file and /api/raw", () => {
   it("returns text content with etag, encoding, size and mime", async () => {
     const r = await get("/api/file?path=notes/ideas.md");

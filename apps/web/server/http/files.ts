@@ -4,7 +4,9 @@ import { pipeline } from "node:stream/promises";
 import { promisify } from "node:util";
 import { type FsError, type PathPolicy, commitWrite, etagFromStats, isFsError } from "@textide/shared/node";
 import {
+  fileQuery,
   saveFileRequest,
+  treeQuery,
   type FileResponse,
   type SaveConflictDetails,
   type SaveFileResponse,
@@ -13,13 +15,12 @@ import {
 import { AppError } from "../errors.js";
 import { detectTextEncoding, hasUtf8Bom, isKnownBinaryMime, mimeOf } from "../fs/mime.js";
 import { listTree } from "../fs/tree.js";
-import { readJsonBody, sendJson } from "./respond.js";
+import { readJsonBody, readQuery, sendJson } from "./respond.js";
 
 const readFd = promisify(readFile) as (fd: number) => Promise<Buffer>;
 
 /** Largest file `GET /api/file` returns and `PUT /api/file` accepts. */
 export const MAX_TEXT_BYTES = 5 * 1024 * 1024;
-const MAX_TREE_DEPTH = 8;
 const MAX_TREE_ENTRIES = 10_000;
 // One folder level is what the explorer loads; it must hold a 20,000-file folder whole.
 const MAX_FOLDER_ENTRIES = 100_000;
@@ -30,22 +31,8 @@ export interface FileRouteDeps {
   policy: PathPolicy;
 }
 
-function queryPath(url: URL, required: boolean): string {
-  const p = url.searchParams.get("path");
-  if (p === null || p === "") {
-    if (required) throw new AppError(400, "bad_request", "Missing `path` query parameter.");
-    return ".";
-  }
-  return p;
-}
-
 export async function getTree(deps: FileRouteDeps, url: URL, res: ServerResponse): Promise<void> {
-  const input = queryPath(url, false);
-  const depthParam = url.searchParams.get("depth");
-  const depth = depthParam === null ? 1 : Number(depthParam);
-  if (!Number.isInteger(depth) || depth < 1 || depth > MAX_TREE_DEPTH) {
-    throw new AppError(400, "bad_request", `\`depth\` must be an integer from 1 to ${MAX_TREE_DEPTH}.`);
-  }
+  const { path: input, depth } = readQuery(url, treeQuery);
   const target = await deps.policy.resolveExisting(input);
   if (!target.stats.isDirectory()) {
     throw new AppError(400, "not_a_directory", `${target.display} is a file, not a directory.`);
@@ -59,7 +46,7 @@ export async function getTree(deps: FileRouteDeps, url: URL, res: ServerResponse
 
 export async function getFile(deps: FileRouteDeps, url: URL, res: ServerResponse): Promise<void> {
   // The policy opens the file and checks that descriptor: the etag and the bytes come from the inode checked.
-  const target = await deps.policy.openExisting(queryPath(url, true));
+  const target = await deps.policy.openExisting(readQuery(url, fileQuery).path);
   const mime = mimeOf(target.abs);
   let bytes: Buffer;
   try {
@@ -94,7 +81,7 @@ export async function getFile(deps: FileRouteDeps, url: URL, res: ServerResponse
 }
 
 export async function putFile(deps: FileRouteDeps, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const input = queryPath(url, true);
+  const input = readQuery(url, fileQuery).path;
   const parsed = saveFileRequest.safeParse(await readJsonBody(req, MAX_PUT_BODY));
   if (!parsed.success) {
     throw new AppError(400, "bad_request", "Body must be {content: string, expectedEtag?: string}.");
@@ -140,7 +127,7 @@ function forPeople(err: FsError, display: string): AppError | FsError {
 }
 
 export async function getRaw(deps: FileRouteDeps, url: URL, res: ServerResponse): Promise<void> {
-  const target = await deps.policy.openExisting(queryPath(url, true));
+  const target = await deps.policy.openExisting(readQuery(url, fileQuery).path);
   if (!target.stats.isFile()) {
     closeSync(target.fd);
     throw notAFile(target.display);

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { z } from "zod";
 import type { ApiErrorBody, Surface } from "@textide/shared";
 import { AppError } from "../errors.js";
 
@@ -72,4 +73,11 @@ function tooLarge(limit: number): AppError {
     surface: "api",
     headers: { connection: "close" },
   });
+}
+
+/** A route's query parameters read with its shared schema; the first problem is the 400's message. */
+export function readQuery<T extends z.ZodType>(url: URL, schema: T): z.output<T> {
+  const parsed = schema.safeParse(Object.fromEntries(url.searchParams));
+  if (!parsed.success) throw new AppError(400, "bad_request", parsed.error.issues[0]?.message ?? "Bad query string.");
+  return parsed.data;
 }

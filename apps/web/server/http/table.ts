@@ -1,12 +1,11 @@
 import { closeSync, readFile } from "node:fs";
 import type { ServerResponse } from "node:http";
 import { promisify } from "node:util";
-import type { TableResponse } from "@textide/shared";
+import { tableQuery, type TableQuery, type TableResponse } from "@textide/shared";
 import {
   DelimitedFile,
   type OpenedPath,
   type PathPolicy,
-  type SortDir,
   cellText,
   isTableError,
   problemText,
@@ -15,11 +14,9 @@ import {
   sortedOrder,
 } from "@textide/shared/node";
 import { AppError } from "../errors.js";
-import { sendJson } from "./respond.js";
+import { readQuery, sendJson } from "./respond.js";
 
 /** Rows one request returns at most; the viewer asks for pages as the user scrolls. */
-const MAX_PAGE_ROWS = 1_000;
-const DEFAULT_PAGE_ROWS = 200;
 /** Workbooks (and UTF-16 text, which must be decoded first) are read into memory: refuse beyond this. */
 const MAX_IN_MEMORY_BYTES = 32 * 1024 * 1024;
 /** Sorting holds one column's cells and keys in memory (a CSV/TSV file itself has no size limit). */
@@ -129,42 +126,18 @@ async function openWorkbook(fd: number, display: string, size: number, sheet: st
   }
 }
 
-function intParam(url: URL, name: string, fallback: number): number {
-  const raw = url.searchParams.get(name);
-  if (raw === null || raw === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) {
-    throw new AppError(
-      400,
-      "bad_request",
-      `\`${name}\` must be a whole number of 0 or more (got ${JSON.stringify(raw)}).`,
-    );
-  }
-  return n;
-}
-
 /**
  * `GET /api/table?path=&sheet=&offset=&limit=&sort=&dir=`: one page of a table — a sheet of an .xlsx
  * workbook, or a .csv/.tsv file of any size — as text cells with the header row apart, optionally sorted
  * by one column. The editor reads text files up to 5 MiB; every table view reads through here.
  */
 export async function getTable(deps: { policy: PathPolicy }, url: URL, res: ServerResponse): Promise<void> {
-  const input = url.searchParams.get("path");
-  if (!input) throw new AppError(400, "bad_request", "Missing `path` query parameter.");
-  const offset = intParam(url, "offset", 0);
-  const limit = Math.min(MAX_PAGE_ROWS, intParam(url, "limit", DEFAULT_PAGE_ROWS));
-  const sortParam = url.searchParams.get("sort");
-  const sortCol = sortParam === null || sortParam === "" ? undefined : intParam(url, "sort", 0);
-  const dirParam = url.searchParams.get("dir") ?? "asc";
-  if (dirParam !== "asc" && dirParam !== "desc") {
-    throw new AppError(400, "bad_request", `\`dir\` is "asc" or "desc" (got ${JSON.stringify(dirParam)}).`);
-  }
-  const dir: SortDir = dirParam;
+  const { path: input, sheet, offset, limit, sort: sortCol, dir } = readQuery(url, tableQuery);
 
   // The policy opens the file and checks that descriptor; every byte of this answer is read through it.
   const target = await deps.policy.openExisting(input);
   try {
-    sendJson(res, 200, await tablePage(deps.policy, target, url, { offset, limit, sortCol, dir }));
+    sendJson(res, 200, await tablePage(deps.policy, target, { sheet, offset, limit, sortCol, dir }));
   } finally {
     closeSync(target.fd);
   }
@@ -173,8 +146,7 @@ export async function getTable(deps: { policy: PathPolicy }, url: URL, res: Serv
 async function tablePage(
   policy: PathPolicy,
   target: OpenedPath,
-  url: URL,
-  { offset, limit, sortCol, dir }: { offset: number; limit: number; sortCol: number | undefined; dir: SortDir },
+  { sheet, offset, limit, sortCol, dir }: Pick<TableQuery, "sheet" | "offset" | "limit" | "dir"> & { sortCol?: number },
 ): Promise<TableResponse> {
   if (!target.stats.isFile()) throw new AppError(400, "not_a_file", `${target.display} is a directory.`);
   const lower = target.display.toLowerCase();
@@ -195,7 +167,6 @@ async function tablePage(
     cache = new Map();
     caches.set(policy, cache);
   }
-  const sheet = url.searchParams.get("sheet") || undefined;
   const { dev, ino, size: bytes, mtimeNs } = target.stats;
   const version = `${dev}:${ino}:${bytes}:${mtimeNs}:${delimited ? "" : (sheet ?? "")}`;
   let entry = cache.get(target.abs);

@@ -1,4 +1,8 @@
 import { z } from "zod";
+import { pathParam } from "./query.js";
+
+/** `?path=` of `/api/file` (GET, PUT) and `/api/raw`. */
+export const fileQuery = z.object({ path: pathParam });
 
 /** `GET /api/file?path=`: a text file for the editor (up to 5 MiB; binary files are refused). */
 export interface FileResponse {

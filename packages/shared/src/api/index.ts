@@ -1,4 +1,5 @@
 /** The web server's REST contract, one module per route: request schemas (validated by the server) and answers. */
+export * from "./query.js";
 export * from "./health.js";
 export * from "./tree.js";
 export * from "./file.js";

@@ -1,4 +1,6 @@
 /** `GET /api/tree?path=&depth=`: a folder's entries, `depth` levels deep (1 to 8). */
+import { z } from "zod";
+import { intParam, textParam } from "./query.js";
 
 export type TreeEntryType = "file" | "directory" | "symlink" | "other";
 
@@ -22,3 +24,12 @@ export interface TreeResponse {
   entries: TreeEntry[];
   truncated: boolean;
 }
+
+/** Deepest listing one request may ask for. */
+export const MAX_TREE_DEPTH = 8;
+
+export const treeQuery = z.object({
+  path: textParam("path").transform((p) => p ?? "."),
+  depth: intParam("depth", 1, MAX_TREE_DEPTH).transform((d) => d ?? 1),
+});
+export type TreeQuery = z.output<typeof treeQuery>;
