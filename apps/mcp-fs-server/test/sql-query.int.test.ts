@@ -148,6 +148,18 @@ describe("sql_query reads each file type by its workspace path", () => {
     ]);
   });
 
+  it("reads a sheet with a header row and no data rows as a table of zero rows", async () => {
+    // Header cells that look like numbers: DuckDB would take a lone such line for data, not names.
+    const names = ["2020", 'Diameter "km", mean', "name"];
+    await writeFile(path.join(c.ws.project, "gen/header-only.xlsx"), workbook([names]));
+    const r = await sql(`SELECT * FROM 'gen/header-only.xlsx'`);
+    expect(r).toMatchObject({ isError: false, rows: [], rowCount: 0, truncated: false });
+    expect(r.columns.map((col) => col.name)).toEqual(names);
+    // A zero-row table works like any other in the rest of a query.
+    const n = await sql(`SELECT count(*) AS n, max("2020") AS top FROM 'gen/header-only.xlsx'`);
+    expect(n).toMatchObject({ isError: false, rows: [[0, null]] });
+  });
+
   it("joins two files of different formats", async () => {
     const r = await sql(
       `SELECT p.name, p.city FROM 'gen/people.json' p JOIN 'gen/people.csv' q ON p.name = q.name WHERE q.age > 45 ORDER BY p.name`,

@@ -80,8 +80,8 @@ export async function runSql(
       timedOut = true;
       conn.interrupt();
     }, req.timeoutMs);
-    rewritten = await deps.staging.rewrite(job.sql, async (src, dest) => {
-      await conn.run(`COPY (SELECT * FROM ${sqlString(src)}) TO ${sqlString(dest)} (FORMAT parquet)`);
+    rewritten = await deps.staging.rewrite(job.sql, async (from, dest) => {
+      await conn.run(`COPY (SELECT * FROM ${from}) TO ${sqlString(dest)} (FORMAT parquet)`);
     });
     // An interrupted conversion falls back to the CSV: the interrupt was spent, so stop here.
     if (timedOut) throw new ExecError("timeout", "interrupted while preparing the files");

@@ -27,12 +27,13 @@ const TABLE_POSITION = new Set(["FROM", "JOIN", "DESCRIBE", "SUMMARIZE"]);
 const CONVERTIBLE = new Set([".csv", ".tsv"]);
 
 /**
- * Writes `FROM 'src'` as Parquet to `dest` (throws when DuckDB cannot read `src`). A CSV is parsed
- * again on every query that scans it; the Parquet copy holds the same columns and types (those
- * `FROM 'x.csv'` infers) and is read many times faster. Functions such as read_csv('x.csv', …) still
- * get the CSV itself, since their options change how it is read.
+ * Writes `SELECT * FROM <from>` as Parquet to `dest` (throws when DuckDB cannot read it); `from` is a
+ * quoted path or a read_csv(…) call. A CSV is parsed again on every query that scans it; the Parquet
+ * copy holds the same columns and types (those `FROM 'x.csv'` infers) and is read many times faster.
+ * Functions such as read_csv('x.csv', …) still get the CSV itself, since their options change how it
+ * is read.
  */
-export type Converter = (src: string, dest: string) => Promise<void>;
+export type Converter = (from: string, dest: string) => Promise<void>;
 
 export interface PlannedOutput {
   /** Workspace path (`generated_assets/…`). */
@@ -140,14 +141,18 @@ export class Staging {
       const name = createHash("sha256").update(key).digest("hex").slice(0, 24);
       const copy = await this.cached(key, () =>
         ext === ".xlsx"
-          ? this.stageWorkbook(opened, sheet, path.join(this.inDir, `${name}.json`))
+          ? this.stageWorkbook(opened, sheet, path.join(this.inDir, name))
           : Promise.resolve(copyFromDescriptor(opened.fd, path.join(this.inDir, `${name}${ext}`))),
       );
-      if (!convert || !CONVERTIBLE.has(ext) || !TABLE_POSITION.has(before)) return copy;
+      // A sheet with a header and no rows is staged as a header-only CSV (see stageWorkbook), read
+      // with its first line as the header even where DuckDB would guess it to be data ("2020","2021").
+      const headerOnly = ext === ".xlsx" && copy.endsWith(".csv");
+      if (!convert || !(CONVERTIBLE.has(ext) || headerOnly) || !TABLE_POSITION.has(before)) return copy;
       // A file DuckDB cannot convert is queried as it is, so the error the model sees is the real one.
       const dest = path.join(this.inDir, `${name}.parquet`);
+      const from = headerOnly ? `read_csv(${sqlString(copy)}, header = true, all_varchar = true)` : sqlString(copy);
       const parquet = await this.cached(`${key}:parquet`, async () => {
-        await convert(copy, dest);
+        await convert(from, dest);
         return { file: dest, bytes: statSync(dest).size };
       }).catch(() => {
         rmSync(dest, { force: true });
@@ -159,8 +164,12 @@ export class Staging {
     }
   }
 
-  /** One sheet as newline-delimited JSON objects, read by the reader exec_run_js's readTable uses. */
-  private async stageWorkbook(opened: OpenedPath, sheet: string | undefined, file: string): Promise<CacheEntry> {
+  /**
+   * One sheet as newline-delimited JSON objects (`base`.json), read by the reader exec_run_js's
+   * readTable uses; a sheet with a header and no rows as a CSV of that header alone (`base`.csv):
+   * NDJSON cannot hold columns without rows.
+   */
+  private async stageWorkbook(opened: OpenedPath, sheet: string | undefined, base: string): Promise<CacheEntry> {
     let table;
     const bytes = readFileSync(opened.fd);
     try {
@@ -201,10 +210,10 @@ export class Staging {
       });
       return JSON.stringify(obj);
     });
-    // A sheet with a header and no rows still has columns: one all-null row is not right either,
-    // so such a sheet is an error DuckDB cannot explain better.
-    if (lines.length === 0) throw new ExecError("runtime", `Sheet "${table.sheet}" of ${opened.display} has no rows.`);
-    const data = Buffer.from(lines.join("\n") + "\n", "utf8");
+    const headerOnly = lines.length === 0;
+    const file = `${base}${headerOnly ? ".csv" : ".json"}`;
+    const text = headerOnly ? table.columns.map((c) => `"${c.replaceAll('"', '""')}"`).join(",") : lines.join("\n");
+    const data = Buffer.from(text + "\n", "utf8");
     const fd = openSync(file, "w", 0o600);
     try {
       writeSync(fd, data);
