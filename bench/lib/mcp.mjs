@@ -73,6 +73,18 @@ export async function sandboxOf(server, message) {
   return "not logged";
 }
 
+/** Closes a session and ends its server by pid if a dead transport left it behind. */
+export async function closeHard(server) {
+  await server.close();
+  if (peakRssBytes(server.pid) !== undefined) {
+    try {
+      process.kill(server.pid, "SIGKILL");
+    } catch {
+      // Gone between the check and the kill: nothing to clean up.
+    }
+  }
+}
+
 /** Fails early, with the list, when a server does not expose the tools the suite calls. */
 export async function assertTools(server, required) {
   const { tools } = await server.client.listTools();

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { connectStdio, assertTools, sandboxOf, peakRssBytes } from "../lib/mcp.mjs";
+import { connectStdio, assertTools, closeHard, sandboxOf, peakRssBytes } from "../lib/mcp.mjs";
 import { pythonRows } from "../lib/exec-python.mjs";
 import { ensurePythonCharting, PYTHON } from "../lib/python.mjs";
 import { p50, p99 } from "../lib/stats.mjs";
@@ -128,18 +128,6 @@ function textideServer(repoRoot, root, assets, auditLog) {
       ...["--root", root, "--assets", assets, "--audit-log", auditLog],
     ],
   };
-}
-
-/** Closes a session and ends its server by pid if a dead transport left it behind. */
-async function closeHard(s) {
-  await s.close();
-  if (peakRssBytes(s.pid) !== undefined) {
-    try {
-      process.kill(s.pid, "SIGKILL");
-    } catch {
-      // Gone between the check and the kill: nothing to clean up.
-    }
-  }
 }
 
 async function runJs(s, code) {

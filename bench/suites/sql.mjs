@@ -6,7 +6,15 @@ import { mkdir, mkdtemp, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { once } from "node:events";
-import { connectStdio, assertTools, sandboxOf, peakRssBytes, processTree, waitForIdle } from "../lib/mcp.mjs";
+import {
+  connectStdio,
+  assertTools,
+  closeHard,
+  sandboxOf,
+  peakRssBytes,
+  processTree,
+  waitForIdle,
+} from "../lib/mcp.mjs";
 import { PYTHON } from "../lib/python.mjs";
 import { gate, info } from "../lib/rows.mjs";
 import { p50, p99 } from "../lib/stats.mjs";
@@ -199,17 +207,6 @@ async function sqlQuery(s, check) {
   const sc = res.structuredContent;
   check("sql_query", sc.rows);
   return sc;
-}
-
-async function closeHard(s) {
-  await s.close();
-  if (peakRssBytes(s.pid) !== undefined) {
-    try {
-      process.kill(s.pid, "SIGKILL");
-    } catch {
-      // Gone between the check and the kill.
-    }
-  }
 }
 
 const load = () => os.loadavg()[0].toFixed(1);
