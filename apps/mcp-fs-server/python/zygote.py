@@ -53,6 +53,9 @@ MAX_RESULT_BYTES = 256 * 1024
 MAX_CHANNEL_BYTES = 2 * 1024 * 1024
 MAX_OUTPUT_PATHS = 500
 FSIZE_BYTES = 100 * 1024 * 1024
+# generated_assets is a bind of a real folder shared with other runs (no sized tmpfs, no quota), so
+# the supervisor totals the disk use of the files this run opened for writing there and stops it.
+MAX_RUN_BYTES = 200 * 1024 * 1024
 MAX_OPEN_FILES = 256
 MAX_PROCESSES = 64
 
@@ -341,6 +344,18 @@ def fork_spare(base_kb):
     return {"pid": pid, "req": req_w, "out": out_r, "res": res_r}
 
 
+def written_bytes(channel):
+    """Disk use of the files the run reported opening for writing under generated_assets."""
+    total = 0
+    for line in channel.decode("utf-8", "replace").splitlines():
+        if line.startswith("W"):
+            try:
+                total += os.stat(os.path.join(ASSETS, json.loads(line[1:]))).st_blocks * 512
+            except (OSError, ValueError):
+                pass
+    return total
+
+
 def supervise(req, spare):
     started = time.monotonic()
     pid, out_r, res_r = spare["pid"], spare["out"], spare["res"]
@@ -376,9 +391,9 @@ def supervise(req, spare):
     sel.register(out_r, selectors.EVENT_READ, "out")
     sel.register(res_r, selectors.EVENT_READ, "res")
     sel.register(pidfd, selectors.EVENT_READ, "exit")
-    status, timed_out, too_many = None, False, False
+    status, timed_out, too_many, too_big = None, False, False, False
     next_count = 0.0
-    while status is None and not too_many:
+    while status is None and not too_many and not too_big:
         now = time.monotonic()
         remaining = deadline - now
         if remaining <= 0:
@@ -389,6 +404,7 @@ def supervise(req, spare):
         if now >= next_count:
             next_count = now + 0.02
             too_many = count_processes() > MAX_PROCESSES
+            too_big = written_bytes(channel) > MAX_RUN_BYTES
         for key, _ in sel.select(min(remaining, 0.02)):
             if key.data == "exit":
                 status = os.waitpid(pid, 0)[1]
@@ -421,7 +437,15 @@ def supervise(req, spare):
             except ValueError:
                 outcome = None
     cpu_s = int(req["timeoutMs"] / 1000) + 1
-    if too_many:
+    if too_big:
+        outcome = {
+            "error": {
+                "kind": "limit",
+                "message": f"The run wrote more than {MAX_RUN_BYTES // 1048576} MB under generated_assets and was stopped; "
+                "the files it wrote so far are kept. Write fewer or smaller files.",
+            }
+        }
+    elif too_many:
         outcome = {"error": {"kind": "limit", "message": f"The run started more than {MAX_PROCESSES} processes and was stopped."}}
     elif timed_out:
         outcome = {"error": {"kind": "timeout", "message": f"Time limit of {req['timeoutMs']} ms reached."}}

@@ -396,6 +396,28 @@ describe.skipIf(unavailable !== undefined)("exec_run_python against hostile code
       await expectAlive();
     });
 
+    it("files over 200 MB in all are a limit error: the run is stopped while it writes", async () => {
+      // Three files of 90 MB, each under the per-file cap; the loop would go on without the stop.
+      const r = await py(
+        'for i in range(3):\n    with open(f"generated_assets/part{i}.bin", "wb") as f:\n        for _ in range(90):\n            f.write(b"0" * 1024 * 1024)\n"finished"',
+        { timeoutMs: 30_000 },
+      );
+      expect(r.error?.kind).toBe("limit");
+      expect(r.error?.message).toMatch(/more than 200 MB under generated_assets/);
+      expect(r.result).toBeUndefined();
+      // Stopped within about a check interval of the cap, not at the end of the third file.
+      const sizes = await Promise.all(
+        [0, 1, 2].map((i) =>
+          stat(path.join(ws.assets, `part${i}.bin`)).then(
+            (st) => st.size,
+            () => 0,
+          ),
+        ),
+      );
+      expect(sizes.reduce((a, b) => a + b, 0)).toBeLessThan(270 * 1024 * 1024);
+      await expectAlive();
+    });
+
     it("/tmp is small and private", async () => {
       const r = await py(
         'for i in range(4):\n    with open(f"/tmp/fill{i}", "wb") as f:\n        for _ in range(90):\n            f.write(b"0" * 1024 * 1024)',

@@ -10,6 +10,8 @@ export const PY_LIMITS = {
   maxMemoryMb: 1024,
   /** Enforced by zygote.py (RLIMIT_FSIZE, the log pipe, the result); quoted here for the description. */
   maxFileMb: 100,
+  /** Disk use of all the files one run writes under generated_assets (checked by zygote.py as it runs). */
+  maxRunMb: 200,
   maxLogBytes: 64 * 1024,
   maxResultBytes: 256 * 1024,
   /** Grace after the deadline before the server kills a sandbox whose zygote did not answer. */

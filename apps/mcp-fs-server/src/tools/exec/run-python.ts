@@ -11,7 +11,7 @@ import { describeRun, runOutput } from "./run-result.js";
 const DESCRIPTION = `Run Python 3 in a secure sandbox to analyse and chart the workspace's data with pandas, numpy and matplotlib, like a notebook cell. \
 Prefer it for pandas-style work (group by, pivot, merge, statistics) and for matplotlib charts; exec_run_js is the lighter choice for small JSON transforms and Vega-Lite charts. \
 Installed: pandas, numpy, matplotlib (Agg backend, no display), openpyxl (for .xlsx); pd, np and plt are already imported. No pip, no network, no other modules beyond the standard library. \
-The working directory is the workspace: read project files by their workspace path ("data/planets.xlsx", read-only) and write files only under "generated_assets/" (the one writable folder, ${PY_LIMITS.maxFileMb} MB per file). \
+The working directory is the workspace: read project files by their workspace path ("data/planets.xlsx", read-only) and write files only under "generated_assets/" (the one writable folder, ${PY_LIMITS.maxFileMb} MB per file, ${PY_LIMITS.maxRunMb} MB per run: a run that writes more is stopped with a limit error). \
 Every file written there is listed in outputs and opens for the user; PNG/SVG charts also come back as images. print() goes to logs (${PY_LIMITS.maxLogBytes / 1024} KB); the value of a final expression statement is the result (JSON where possible, else its repr; ≤ ${PY_LIMITS.maxResultBytes / 1024} KB). \
 Each call starts fresh: no variables or files in /tmp survive between calls. \
 Example — pie chart of the five largest planets:
