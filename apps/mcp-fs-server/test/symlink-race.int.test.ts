@@ -1,10 +1,15 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { constants, existsSync, openSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  attempts as raceAttempts,
+  clearReal as clearRealFolders,
+  snapshot,
+} from "../../../packages/shared/test/fixtures/race.mjs";
 import { connectInMemory, textOf, type Connected } from "./helpers/connect.js";
 
 // Issue 11, item 1: while a racer swaps `race/d` between a real folder and a symlink to a folder
@@ -23,25 +28,7 @@ let swappers: ChildProcess[] = [];
 let before: Map<string, string>;
 const realDirs: number[] = [];
 
-async function snapshot(dir: string, prefix = "", out = new Map<string, string>()): Promise<Map<string, string>> {
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const rel = `${prefix}${e.name}`;
-    if (e.isDirectory()) {
-      out.set(rel, "<dir>");
-      await snapshot(path.join(dir, e.name), `${rel}/`, out);
-    } else out.set(rel, await readFile(path.join(dir, e.name), "utf8"));
-  }
-  return out;
-}
-
-async function attempts(fn: (i: number) => Promise<void>, count = ATTEMPTS): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < count) await fn(next++);
-    }),
-  );
-}
+const attempts = (fn: (i: number) => Promise<void>, count = ATTEMPTS) => raceAttempts(count, CONCURRENCY, fn);
 
 async function startSwapper(raceDir: string): Promise<void> {
   const child = spawn(process.execPath, [SWAPPER, raceDir, outside], { stdio: ["pipe", "pipe", "inherit"] });
@@ -74,19 +61,11 @@ const plant = (name: string, content = `inside ${name}`): Promise<void> =>
   writeFile(`/proc/self/fd/${realDirs[0]}/${name}`, content);
 
 /** Empties both real folders but for keep.txt, so listings stay small. */
-async function clearReal(): Promise<void> {
-  // Folders the racer moved aside (fresh `d`s made by creates) are plain folders nobody swaps.
-  for (const root of [c.ws.project, c.ws.assets]) {
-    for (const name of await readdir(path.join(root, "race"))) {
-      if (name.startsWith("junk-")) await rm(path.join(root, "race", name), { recursive: true, force: true });
-    }
-  }
-  for (const fd of realDirs) {
-    for (const name of await readdir(`/proc/self/fd/${fd}`)) {
-      if (name !== "keep.txt") await rm(`/proc/self/fd/${fd}/${name}`, { recursive: true, force: true });
-    }
-  }
-}
+const clearReal = () =>
+  clearRealFolders(
+    [c.ws.project, c.ws.assets].map((root) => path.join(root, "race")),
+    realDirs,
+  );
 
 afterAll(async () => {
   for (const s of swappers) s.stdin?.end();

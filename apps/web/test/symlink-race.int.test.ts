@@ -1,11 +1,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { constants, existsSync, openSync } from "node:fs";
-import { mkdir, readdir, readFile, realpath, rm, unlink, writeFile } from "node:fs/promises";
+import { mkdir, realpath, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Socket } from "socket.io-client";
 import { connectClient, makeWorkspace, request, startServer, type Running, type Workspace } from "./helpers.js";
+import {
+  attempts as raceAttempts,
+  clearReal as clearRealFolders,
+  snapshot,
+} from "../../../packages/shared/test/fixtures/race.mjs";
 
 // Issue 11, item 1: while a racer swaps `race/d` between a real folder and a symlink to a folder
 // outside the roots, no operation of the REST API may touch (or list, or read) anything outside.
@@ -28,26 +33,7 @@ let realDir: number;
 let watcherClient: Socket;
 const announced: string[] = [];
 
-/** Every file and folder below `dir` with its content ("<dir>" for folders). */
-async function snapshot(dir: string, prefix = "", out = new Map<string, string>()): Promise<Map<string, string>> {
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const rel = `${prefix}${e.name}`;
-    if (e.isDirectory()) {
-      out.set(rel, "<dir>");
-      await snapshot(path.join(dir, e.name), `${rel}/`, out);
-    } else out.set(rel, await readFile(path.join(dir, e.name), "utf8"));
-  }
-  return out;
-}
-
-async function attempts(fn: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < ATTEMPTS) await fn(next++);
-    }),
-  );
-}
+const attempts = (fn: (i: number) => Promise<void>) => raceAttempts(ATTEMPTS, CONCURRENCY, fn);
 
 /** One request; a connection reset (a reused keep-alive socket on a loaded machine) counts as a refusal. */
 const api = (method: string, url: string, opts: Parameters<typeof request>[3] = {}) =>
@@ -96,16 +82,7 @@ async function plant(name: string): Promise<void> {
 }
 
 /** Empties the real folder after a batch, so the next batch starts small. */
-async function clearReal(): Promise<void> {
-  // Folders the racer moved aside (fresh `d`s made by creates) are plain folders nobody swaps.
-  for (const name of await readdir(race)) {
-    if (name.startsWith("junk-")) await rm(path.join(race, name), { recursive: true, force: true });
-  }
-  for (const name of await readdir(`/proc/self/fd/${realDir}`)) {
-    if (name === "keep.txt") continue;
-    await rm(`/proc/self/fd/${realDir}/${name}`, { recursive: true, force: true });
-  }
-}
+const clearReal = () => clearRealFolders([race], [realDir]);
 
 afterAll(async () => {
   watcherClient?.close();
