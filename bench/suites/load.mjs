@@ -65,8 +65,9 @@ export async function run(ctx) {
         `uncounted request first (it took ${Math.round(chat.warmupMs)} ms: the bundled MCP server's spawn and ` +
         `its first runner). Each request counts as completed only with stopReason "done", ${CHART} among the ` +
         `run's outputs and an answer naming Jupiter; anything else (an error event, another stop reason, no ` +
-        `final within ${RUN_TIMEOUT_MS / 1000} s) is a failure. Every socket receives every run's events (the ` +
-        `server broadcasts \`agent/event\`), as every open window of the app does.`,
+        `final within ${RUN_TIMEOUT_MS / 1000} s) is a failure. Each socket receives the events of its own runs ` +
+        `(\`agent/event\` goes to the sockets following the run's thread) and every run's outputs, file changes and ` +
+        `MCP calls (\`agent/outputs\`, \`file/changed\`, \`mcp/call\` go to all), as every open window of the app does.`,
     );
     ctx.note(
       `Per round (p50 / max): ${chat.perRound.map((r) => `${fmtMs(r.p50)} / ${fmtMs(r.max)}`).join("; ")}. ` +

@@ -193,6 +193,16 @@ export function useAgentChat(options: { approvals: boolean; onSettled?: () => vo
     [approvals, showThread],
   );
 
+  // The server sends a run's events only to the windows following its thread: follow the one shown,
+  // again after a reconnect (a new connection follows nothing).
+  useEffect(() => {
+    const socket = getSocket();
+    const follow = (): void => void socket.emit("agent/follow", { threadId: threadId ?? null }, () => undefined);
+    socket.on("connect", follow);
+    if (socket.connected) follow();
+    return () => void socket.off("connect", follow);
+  }, [threadId]);
+
   const awaitingApproval = items.some((i) => i.kind === "approval" && i.decision === undefined);
   // After a reload: show the thread that was shown before (if it still exists and nothing started since).
   useEffect(() => {

@@ -7,9 +7,14 @@ import {
 } from "@textide/shared";
 import type { Io } from "./socket/io.js";
 
+/** The socket.io room of the sockets that follow a thread (see `followThread`). */
+export const threadRoom = (threadId: string): string => `thread:${threadId}`;
+
 /**
- * Everything the server pushes to every connected browser. HTTP handlers, the watcher and the agent
- * report through this, so none of them needs to know about socket.io.
+ * Everything the server pushes to browsers. HTTP handlers, the watcher and the agent report through
+ * this, so none of them needs to know about socket.io. A run's events go only to the windows that follow
+ * its thread (each window shows one thread; sending every run's events to every window made the server's
+ * work grow with windows × runs); the files a run wrote go to every window, which opens them.
  */
 export interface Broadcast {
   fileChanged(event: FileChangedEvent): void;
@@ -26,7 +31,12 @@ export function createBroadcast(io: Io): Broadcast {
       io.emit(SOCKET_EVENTS.fileOpen, e);
       return io.of("/").sockets.size;
     },
-    agentEvent: (e) => void io.emit(SOCKET_EVENTS.agentEvent, e),
+    agentEvent(e) {
+      io.to(threadRoom(e.threadId)).emit(SOCKET_EVENTS.agentEvent, e);
+      if (e.type === "tool_end" && e.outputs.length > 0) {
+        io.emit(SOCKET_EVENTS.agentOutputs, { runId: e.runId, threadId: e.threadId, outputs: e.outputs });
+      }
+    },
     mcpCall: (e) => void io.emit(SOCKET_EVENTS.mcpCall, e),
   };
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../server/config.js";
-import { fileChangedEvent, type AgentEvent, type FileChangedEvent } from "@textide/shared";
+import { fileChangedEvent, type AgentEvent, type AgentOutputsEvent, type FileChangedEvent } from "@textide/shared";
 import {
   call,
   collectAgentEvents,
@@ -20,6 +20,7 @@ let client: Socket;
 let other: Socket;
 let events: AgentEvent[];
 let otherEvents: AgentEvent[];
+const otherOutputs: AgentOutputsEvent[] = [];
 const changes: FileChangedEvent[] = [];
 
 beforeAll(async () => {
@@ -27,6 +28,7 @@ beforeAll(async () => {
   ({ ws, client, events } = session);
   other = await connectClient(session.srv.base);
   otherEvents = collectAgentEvents(other);
+  other.on("agent/outputs", (e: AgentOutputsEvent) => otherOutputs.push(e));
   client.on("file/changed", (e: unknown) => changes.push(fileChangedEvent.parse(e)));
 });
 
@@ -78,8 +80,13 @@ describe("agent over socket.io with the offline planner and the bundled MCP serv
     expect(existsSync(file)).toBe(true);
     expect(statSync(file).size).toBeGreaterThan(1000);
     await waitUntil(() => changes.some((c) => c.path === png && c.kind !== "unlink"), 5000, `file/changed ${png}`);
-    // every window sees the run
-    expect(otherEvents.filter((e) => e.runId === runId).length).toBe(mine.length);
+    // Every window opens the run's outputs; only the windows following the thread get its events.
+    await waitUntil(
+      () => otherOutputs.some((o) => o.runId === runId && o.threadId === threadId && o.outputs.includes(png!)),
+      5000,
+      "agent/outputs with the chart on the other window",
+    );
+    expect(otherEvents.filter((e) => e.runId === runId)).toEqual([]);
   });
 
   it("lists the thread over REST and returns its trace", async () => {
@@ -121,7 +128,8 @@ describe("agent over socket.io with the offline planner and the bundled MCP serv
     expect((await get("/api/health")).status).toBe(200);
   });
 
-  it("continues a thread in a second run", async () => {
+  it("continues a thread in a second run, seen by a window that follows the thread", async () => {
+    expect(await call(other, "agent/follow", { threadId })).toEqual({ ok: true, data: { threadId } });
     const ack = await call<{ runId: string; threadId: string }>(client, "agent/run", {
       threadId,
       text: "list the files in data",
@@ -129,8 +137,30 @@ describe("agent over socket.io with the offline planner and the bundled MCP serv
     expect(ack).toMatchObject({ ok: true, data: { threadId } });
     if (!ack.ok) return;
     await waitUntil(() => events.find((e) => e.type === "final" && e.runId === ack.data.runId), 30_000, "final");
+    const followed = await waitUntil(
+      () => otherEvents.find((e) => e.type === "final" && e.runId === ack.data.runId),
+      5000,
+      "the final event on the following window",
+    );
+    expect(followed).toEqual(events.find((e) => e.type === "final" && e.runId === ack.data.runId));
+    expect(otherEvents.filter((e) => e.runId === ack.data.runId).length).toBe(
+      events.filter((e) => e.runId === ack.data.runId).length,
+    );
+    // Unfollowing (a new, empty thread shown) stops the events; a bad thread id is refused.
+    expect(await call(other, "agent/follow", { threadId: null })).toEqual({ ok: true, data: { threadId: null } });
+    expect(await call(other, "agent/follow", { threadId: "bad id" })).toMatchObject({
+      ok: false,
+      error: { code: "bad_request:socket" },
+    });
+    const again = await call<{ runId: string; threadId: string }>(client, "agent/run", {
+      threadId,
+      text: "list the files in data",
+    });
+    if (!again.ok) throw new Error(again.error.message);
+    await waitUntil(() => events.find((e) => e.type === "final" && e.runId === again.data.runId), 30_000, "final");
+    expect(otherEvents.filter((e) => e.runId === again.data.runId)).toEqual([]);
     const { messages } = (await get(`/api/threads/${threadId}`)).json() as { messages: { role: string }[] };
-    expect(messages.filter((m) => m.role === "user")).toHaveLength(2);
+    expect(messages.filter((m) => m.role === "user")).toHaveLength(3);
   });
 
   it("keeps threads across a restart on the same data dir", async () => {

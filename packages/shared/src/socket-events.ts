@@ -13,14 +13,18 @@ export const SOCKET_EVENTS = {
   fileChanged: "file/changed",
   /** server → client: open/focus a file in every connected browser (`system_open_file`). */
   fileOpen: "file/open",
-  /** server → client: every event of every run, to every socket (all open windows follow a run). */
+  /** server → client: a run's events, to the sockets that follow its thread (`agent/follow`, or that started it). */
   agentEvent: "agent/event",
+  /** server → client: the files a tool call of a run wrote, to every socket (every window opens them). */
+  agentOutputs: "agent/outputs",
   /** server → client: one tool call seen by one of the app's MCP servers. */
   mcpCall: "mcp/call",
   /** client → server: start a run. */
   agentRun: "agent/run",
   agentCancel: "agent/cancel",
   agentApprove: "agent/approve",
+  /** client → server: receive the events of this thread's runs (and no longer the previous thread's). */
+  agentFollow: "agent/follow",
 } as const;
 
 export const FILE_CHANGE_KINDS = ["add", "change", "unlink", "addDir", "unlinkDir"] as const;
@@ -38,13 +42,13 @@ export const openFileEvent = openFileRequest;
 export type OpenFileEvent = z.infer<typeof openFileEvent>;
 
 /** `agent/run`: start a run, in a new thread unless `threadId` is given. */
+const threadIdSchema = z.string().regex(/^[\w.:-]{1,200}$/, "letters, digits, _ . : - only");
 export const agentRunRequest = z.object({
-  threadId: z
-    .string()
-    .regex(/^[\w.:-]{1,200}$/, "letters, digits, _ . : - only")
-    .optional(),
+  threadId: threadIdSchema.optional(),
   text: z.string().trim().min(1).max(20_000),
 });
+/** `agent/follow`: the thread a window shows (none for a new, not yet started thread). */
+export const agentFollowRequest = z.object({ threadId: threadIdSchema.nullable() });
 export const agentCancelRequest = z.object({ runId: z.string().min(1).max(200) });
 /** `agent/approve`: answer a thread's pending approval. */
 export const agentApproveRequest = z.object({
@@ -84,10 +88,18 @@ export interface RunStarted {
   threadId: string;
 }
 
+/** `agent/outputs`: what one tool call of a run wrote (its `tool_end` outputs), for every window to open. */
+export interface AgentOutputsEvent {
+  runId: string;
+  threadId: string;
+  outputs: string[];
+}
+
 export interface ServerToClientEvents {
   [SOCKET_EVENTS.fileChanged]: (event: FileChangedEvent) => void;
   [SOCKET_EVENTS.fileOpen]: (event: OpenFileEvent) => void;
   [SOCKET_EVENTS.agentEvent]: (event: AgentEvent) => void;
+  [SOCKET_EVENTS.agentOutputs]: (event: AgentOutputsEvent) => void;
   [SOCKET_EVENTS.mcpCall]: (event: McpCallEvent) => void;
 }
 
@@ -95,4 +107,8 @@ export interface ClientToServerEvents {
   [SOCKET_EVENTS.agentRun]: (payload: z.infer<typeof agentRunRequest>, ack: Ack<RunStarted>) => void;
   [SOCKET_EVENTS.agentCancel]: (payload: z.infer<typeof agentCancelRequest>, ack: Ack<{ runId: string }>) => void;
   [SOCKET_EVENTS.agentApprove]: (payload: z.infer<typeof agentApproveRequest>, ack: Ack<RunStarted>) => void;
+  [SOCKET_EVENTS.agentFollow]: (
+    payload: z.infer<typeof agentFollowRequest>,
+    ack: Ack<{ threadId: string | null }>,
+  ) => void;
 }

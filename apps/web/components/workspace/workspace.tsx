@@ -188,8 +188,7 @@ export function Workspace(): ReactNode {
   useSocketEvent("file/open", (e) => open(e.path, e.line));
   // Every output of an agent run (new or rewritten, whichever window asked) opens and is selected; an
   // open tab of a rewritten file reloads. The watcher's event kind cannot tell: a rewrite is a "change".
-  useSocketEvent("agent/event", (e) => {
-    if (e.type !== "tool_end" || e.outputs.length === 0) return;
+  useSocketEvent("agent/outputs", (e) => {
     const outputs = new Set(e.outputs);
     setTabs((prev) => prev.map((t) => (outputs.has(t.path) ? { ...t, version: t.version + 1 } : t)));
     for (const p of e.outputs) open(p);

@@ -1,6 +1,7 @@
 import {
   agentApproveRequest,
   agentCancelRequest,
+  agentFollowRequest,
   agentRunRequest,
   errorCode,
   SOCKET_EVENTS,
@@ -11,7 +12,7 @@ import {
 } from "@textide/shared";
 import type { Socket } from "socket.io";
 import { z } from "zod";
-import type { Broadcast } from "../broadcast.js";
+import { threadRoom, type Broadcast } from "../broadcast.js";
 import type { Logger } from "../log.js";
 import { isAppError, runtimeError } from "../errors.js";
 import type { AgentRuntime } from "../runtime/agent-runtime.js";
@@ -23,12 +24,29 @@ function describeIssues(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.join(".") || "payload"}: ${i.message}`).join("; ");
 }
 
+/** Puts the socket in the room of the thread its window shows, and out of any other thread's room. */
+function followThread(socket: AgentSocket, threadId: string | null): void {
+  const wanted = threadId === null ? undefined : threadRoom(threadId);
+  for (const room of socket.rooms) if (room.startsWith(threadRoom("")) && room !== wanted) void socket.leave(room);
+  // A closed socket joining would leave its id in the room for good.
+  if (wanted !== undefined && socket.connected) void socket.join(wanted);
+}
+
 /**
- * Registers `agent/run`, `agent/cancel` and `agent/approve` on every socket and broadcasts run events as
- * `agent/event`. Payloads are validated here; a bad one gets `{ok:false, error:{code:"bad_request:socket"}}`.
+ * Registers `agent/run`, `agent/cancel`, `agent/approve` and `agent/follow` on every socket; run events go
+ * out as `agent/event` to the sockets following the run's thread (the one that asked follows it from the
+ * run's first event). Payloads are validated here; a bad one gets `{ok:false, error:{code:"bad_request:socket"}}`.
  */
 export function registerAgentHandlers(io: Io, runtime: AgentRuntime, broadcast: Broadcast, log: Logger): void {
-  const onEvent = (e: AgentEvent): void => broadcast.agentEvent(e);
+  /** Broadcasts a run's events, the asking socket following the run's thread before the first one. */
+  const eventsFor = (socket: AgentSocket) => {
+    let following = false;
+    return (e: AgentEvent): void => {
+      if (!following) followThread(socket, e.threadId);
+      following = true;
+      broadcast.agentEvent(e);
+    };
+  };
 
   function handle<S extends z.ZodType, T>(
     socket: AgentSocket,
@@ -62,7 +80,7 @@ export function registerAgentHandlers(io: Io, runtime: AgentRuntime, broadcast: 
 
   io.on("connection", (raw) => {
     const socket = raw as unknown as AgentSocket;
-    handle(socket, SOCKET_EVENTS.agentRun, agentRunRequest, (p) => runtime.start(p, onEvent));
+    handle(socket, SOCKET_EVENTS.agentRun, agentRunRequest, (p) => runtime.start(p, eventsFor(socket)));
     handle(socket, SOCKET_EVENTS.agentCancel, agentCancelRequest, async ({ runId }) => {
       await Promise.resolve();
       if (!runtime.cancel(runId)) {
@@ -71,7 +89,12 @@ export function registerAgentHandlers(io: Io, runtime: AgentRuntime, broadcast: 
       return { runId };
     });
     handle(socket, SOCKET_EVENTS.agentApprove, agentApproveRequest, (p) =>
-      runtime.approve(p.threadId, p.decision, onEvent),
+      runtime.approve(p.threadId, p.decision, eventsFor(socket)),
     );
+    handle(socket, SOCKET_EVENTS.agentFollow, agentFollowRequest, async ({ threadId }) => {
+      await Promise.resolve();
+      followThread(socket, threadId);
+      return { threadId };
+    });
   });
 }
