@@ -7,7 +7,7 @@ import { ExecPool } from "./exec/pool.js";
 import type { SandboxMode } from "./exec/sandbox-command.js";
 import { PY_LIMITS } from "./exec-python/limits.js";
 import { PythonPool } from "./exec-python/pool.js";
-import { pythonUnavailable } from "./exec-python/sandbox-command.js";
+import { pythonMissing, pythonSandboxFails } from "./exec-python/sandbox-command.js";
 import { createLogger, type Logger } from "./log.js";
 import { SQL_LIMITS } from "./sql/limits.js";
 import { createSqlPool } from "./sql/pool.js";
@@ -135,9 +135,11 @@ export async function createFsServer(opts: FsServerOptions): Promise<FsServer> {
 }
 
 /**
- * exec_run_python when python3, its data modules and bubblewrap all work here (checked once, inside
- * the sandbox itself); otherwise the tool is left out and one log line says why. There is no
- * unsandboxed fallback, whatever EXEC_SANDBOX says.
+ * exec_run_python when python3, its data modules and bubblewrap are here (checked without a new
+ * process); otherwise the tool is left out and one log line says why. The sandbox itself is tried in the
+ * background so the handshake does not wait ~250 ms for it; should that fail, calls answer why and
+ * servers made afterwards (new HTTP sessions) leave the tool out — the lists promise no list_changed.
+ * There is no unsandboxed fallback, whatever EXEC_SANDBOX says.
  */
 function startPython(
   opts: { sandbox: SandboxMode; pythonTimeoutMs?: number | undefined; pythonZygotes?: number },
@@ -146,13 +148,27 @@ function startPython(
   log: Logger,
 ): ToolContext["python"] {
   const roots = { projectRoot: policy.project.real, assetsRoot: policy.root(ROOT.assets).real };
-  const why =
-    opts.sandbox === "none" ? "EXEC_SANDBOX=none, and Python never runs unsandboxed" : pythonUnavailable(roots);
+  const why = opts.sandbox === "none" ? "EXEC_SANDBOX=none, and Python never runs unsandboxed" : pythonMissing();
   if (why) {
     log.warn(`exec_run_python is off: ${why}.`);
     return undefined;
   }
   // Its zygotes start with the first tool call (tools/result.ts), after the client's handshake.
   const pool = new PythonPool({ ...roots, policy, log, size: opts.pythonZygotes });
-  return { pool, audit, defaultTimeoutMs: opts.pythonTimeoutMs ?? PY_LIMITS.defaultTimeoutMs };
+  const python: NonNullable<ToolContext["python"]> = {
+    pool,
+    audit,
+    defaultTimeoutMs: opts.pythonTimeoutMs ?? PY_LIMITS.defaultTimeoutMs,
+    unavailable: pythonSandboxFails(roots)
+      .catch((err: unknown) => `the sandbox check failed (${err instanceof Error ? err.message : String(err)})`)
+      .then(async (failed) => {
+        if (failed) {
+          python.off = failed;
+          log.warn(`exec_run_python is off: ${failed}.`);
+          await pool.close();
+        }
+        return failed;
+      }),
+  };
+  return python;
 }

@@ -1,10 +1,10 @@
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ROOT } from "@textide/shared";
 import { isInside } from "@textide/shared/node";
-import { BWRAP_ISOLATION } from "../exec/sandbox-command.js";
+import { BWRAP_ISOLATION, bwrapWorks } from "../exec/sandbox-command.js";
 
 /** The zygote's folder, beside src/ and dist/ in the package (tsc does not copy .py files; it needs not). */
 export const ZYGOTE_DIR = fileURLToPath(new URL("../../python/", import.meta.url));
@@ -122,24 +122,68 @@ function setenv(kv: string): string[] {
   return ["--setenv", kv.slice(0, i), kv.slice(i + 1)];
 }
 
+/** Where Debian's python3 finds apt's and pip's modules (its sys.path below /usr). */
+function moduleDirs(): string[] {
+  const versioned = (parent: string, sub: string) => {
+    try {
+      return readdirSync(parent)
+        .filter((n) => /^python3\.\d+$/.test(n))
+        .map((n) => path.join(parent, n, sub));
+    } catch {
+      return [];
+    }
+  };
+  return [
+    "/usr/lib/python3/dist-packages",
+    ...versioned("/usr/local/lib", "dist-packages"),
+    ...versioned("/usr/lib", "site-packages"),
+  ];
+}
+
 /**
- * Why exec_run_python cannot run here, in one line for people, or undefined when it can: bwrap,
- * python3 and the four modules are checked inside the very sandbox the zygote will use (about 50 ms).
+ * Why exec_run_python cannot run here, from what needs no new process: python3, the four modules on
+ * its path, and bwrap able to make namespaces (the probe exec_run_js makes anyway, run once). The
+ * sandbox itself is tried by `pythonSandboxFails`, after the handshake.
  */
-export function pythonUnavailable(opts: { projectRoot: string; assetsRoot: string }): string | undefined {
+export function pythonMissing(): string | undefined {
   if (!existsSync(PYTHON)) return `${PYTHON} is not installed (${APT_LINE})`;
-  const check = `import importlib.util as u, sys; m = [n for n in ${JSON.stringify(REQUIRED_MODULES)} if u.find_spec(n) is None]; print(" ".join(m)); sys.exit(3 if m else 0)`;
-  const sandbox = pythonSandbox(opts, [PYTHON, "-I", "-c", check]);
-  const r = spawnSync(sandbox.command, sandbox.args, { encoding: "utf8", timeout: 10_000, env: {} });
-  if (r.error) {
-    return (r.error as NodeJS.ErrnoException).code === "ENOENT"
-      ? `bubblewrap (bwrap) is not installed (${APT_LINE})`
-      : `the sandbox could not start: ${r.error.message}`;
-  }
-  if (r.status === 3) return `Python modules missing: ${r.stdout.trim()} (${APT_LINE})`;
-  if (r.status !== 0) {
-    const why = r.stderr.trim().split("\n")[0] ?? `exit ${r.status}`;
-    return `bubblewrap cannot create its namespaces here (${why}); no unsandboxed fallback is offered`;
+  const dirs = moduleDirs();
+  const absent = REQUIRED_MODULES.filter((m) => !dirs.some((d) => existsSync(path.join(d, m))));
+  if (absent.length > 0) return `Python modules missing: ${absent.join(" ")} (${APT_LINE})`;
+  if (!bwrapWorks()) {
+    return `bubblewrap (bwrap) is not installed or cannot create namespaces here (${APT_LINE}); no unsandboxed fallback is offered`;
   }
   return undefined;
+}
+
+/**
+ * Why the sandbox the zygote will use cannot run python3 with the four modules, or undefined when it
+ * can: bwrap, its namespaces and the imports are tried for real (50–250 ms, so not before the handshake).
+ */
+export async function pythonSandboxFails(opts: {
+  projectRoot: string;
+  assetsRoot: string;
+}): Promise<string | undefined> {
+  const check = `import importlib.util as u, sys; m = [n for n in ${JSON.stringify(REQUIRED_MODULES)} if u.find_spec(n) is None]; print(" ".join(m)); sys.exit(3 if m else 0)`;
+  const sandbox = pythonSandbox(opts, [PYTHON, "-I", "-c", check]);
+  return new Promise((resolve) => {
+    execFile(sandbox.command, sandbox.args, { encoding: "utf8", timeout: 10_000, env: {} }, (err, stdout, stderr) => {
+      if (!err) return resolve(undefined);
+      const code: unknown = (err as { code?: unknown }).code;
+      if (code === "ENOENT") return resolve(`bubblewrap (bwrap) is not installed (${APT_LINE})`);
+      if (typeof code !== "number" && !err.killed) return resolve(`the sandbox could not start: ${err.message}`);
+      if (code === 3) return resolve(`Python modules missing: ${stdout.trim()} (${APT_LINE})`);
+      const why =
+        stderr.trim().split("\n")[0] || (err.killed ? "it did not answer within 10 s" : `exit ${String(code)}`);
+      resolve(`bubblewrap cannot create its namespaces here (${why}); no unsandboxed fallback is offered`);
+    });
+  });
+}
+
+/** Both checks: why exec_run_python cannot run here, in one line for people, or undefined when it can. */
+export async function pythonUnavailable(opts: {
+  projectRoot: string;
+  assetsRoot: string;
+}): Promise<string | undefined> {
+  return pythonMissing() ?? (await pythonSandboxFails(opts));
 }

@@ -26,5 +26,5 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
   registerOpenFile(server, ctx);
   if (ctx.sql) registerSqlQuery(server, { ...ctx, sql: ctx.sql });
   if (ctx.exec) registerRunJs(server, { ...ctx, exec: ctx.exec });
-  if (ctx.python) registerRunPython(server, { ...ctx, python: ctx.python });
+  if (ctx.python && !ctx.python.off) registerRunPython(server, { ...ctx, python: ctx.python });
 }

@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { runPythonInput, runPythonOutput, TOOL } from "@textide/shared";
-import type { AuditLog } from "../../exec/audit.js";
+import { FsError } from "@textide/shared/node";
 import { PY_LIMITS } from "../../exec-python/limits.js";
-import type { PythonPool } from "../../exec-python/pool.js";
 import type { ToolContext } from "../context.js";
 import { defineTool } from "../result.js";
 import { describeRun, runOutput } from "./run-result.js";
@@ -28,7 +27,7 @@ A failed run returns error.kind (syntax; runtime: an exception, with the traceba
 
 export function registerRunPython(
   server: McpServer,
-  ctx: ToolContext & { python: { pool: PythonPool; audit: AuditLog; defaultTimeoutMs: number } },
+  ctx: ToolContext & { python: NonNullable<ToolContext["python"]> },
 ): void {
   // One per McpServer (a stdio connection or an HTTP session): the caller whose runs take turns.
   const connection = randomUUID();
@@ -45,6 +44,14 @@ export function registerRunPython(
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
     },
     async (args, req, correlationId) => {
+      // A call that arrives before the sandbox check has finished waits for it.
+      const unavailable = await ctx.python.unavailable;
+      if (unavailable) {
+        throw new FsError(
+          "unavailable",
+          `exec_run_python cannot run on this server: ${unavailable}. Use exec_run_js or sql_query instead.`,
+        );
+      }
       const timeoutMs = args.timeoutMs ?? ctx.python.defaultTimeoutMs;
       const caller = req.sessionId ? `session:${req.sessionId}` : `connection:${connection}`;
       const outcome = await ctx.python.pool.run(
