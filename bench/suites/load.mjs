@@ -66,8 +66,9 @@ export async function run(ctx) {
         `its first runner). Each request counts as completed only with stopReason "done", ${CHART} among the ` +
         `run's outputs and an answer naming Jupiter; anything else (an error event, another stop reason, no ` +
         `final within ${RUN_TIMEOUT_MS / 1000} s) is a failure. Each socket receives the events of its own runs ` +
-        `(\`agent/event\` goes to the sockets following the run's thread) and every run's outputs, file changes and ` +
-        `MCP calls (\`agent/outputs\`, \`file/changed\`, \`mcp/call\` go to all), as every open window of the app does.`,
+        `(\`agent/event\` goes to the sockets following the run's thread) and every run's outputs and file changes ` +
+        `(\`agent/outputs\`, \`file/changed\` go to all), as every open window of the app does; none shows the MCP ` +
+        `call log, so none receives \`mcp/call\`.`,
     );
     ctx.note(
       `Per round (p50 / max): ${chat.perRound.map((r) => `${fmtMs(r.p50)} / ${fmtMs(r.max)}`).join("; ")}. ` +

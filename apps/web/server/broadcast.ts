@@ -9,12 +9,14 @@ import type { Io } from "./socket/io.js";
 
 /** The socket.io room of the sockets that follow a thread (see `followThread`). */
 export const threadRoom = (threadId: string): string => `thread:${threadId}`;
+/** The socket.io room of the sockets whose window shows the MCP call log. */
+export const MCP_CALLS_ROOM = "mcp-calls";
 
 /**
  * Everything the server pushes to browsers. HTTP handlers, the watcher and the agent report through
  * this, so none of them needs to know about socket.io. A run's events go only to the windows that follow
  * its thread (each window shows one thread; sending every run's events to every window made the server's
- * work grow with windows × runs); the files a run wrote go to every window, which opens them.
+ * work grow with windows × runs); the files a run wrote go to every window, which opens them. MCP calls go only to the windows showing the call log, which loads the earlier ones.
  */
 export interface Broadcast {
   fileChanged(event: FileChangedEvent): void;
@@ -37,6 +39,6 @@ export function createBroadcast(io: Io): Broadcast {
         io.emit(SOCKET_EVENTS.agentOutputs, { runId: e.runId, threadId: e.threadId, outputs: e.outputs });
       }
     },
-    mcpCall: (e) => void io.emit(SOCKET_EVENTS.mcpCall, e),
+    mcpCall: (e) => void io.to(MCP_CALLS_ROOM).emit(SOCKET_EVENTS.mcpCall, e),
   };
 }

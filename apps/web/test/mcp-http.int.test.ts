@@ -23,6 +23,7 @@ describe.skipIf(notBuiltReason !== undefined)(
       socket = await connectClient(srv.base);
       socket.on("file/open", (e: unknown) => opened.push(openFileEvent.parse(e)));
       socket.on("mcp/call", (e: unknown) => calls.push(mcpCallEvent.parse(e)));
+      await socket.timeout(15_000).emitWithAck("mcp/watch", { watch: true });
     });
 
     afterAll(async () => {

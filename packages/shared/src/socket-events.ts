@@ -17,7 +17,7 @@ export const SOCKET_EVENTS = {
   agentEvent: "agent/event",
   /** server → client: the files a tool call of a run wrote, to every socket (every window opens them). */
   agentOutputs: "agent/outputs",
-  /** server → client: one tool call seen by one of the app's MCP servers. */
+  /** server → client: one tool call seen by one of the app's MCP servers, to the sockets watching the log (`mcp/watch`). */
   mcpCall: "mcp/call",
   /** client → server: start a run. */
   agentRun: "agent/run",
@@ -25,6 +25,8 @@ export const SOCKET_EVENTS = {
   agentApprove: "agent/approve",
   /** client → server: receive the events of this thread's runs (and no longer the previous thread's). */
   agentFollow: "agent/follow",
+  /** client → server: receive `mcp/call` (while a window shows the call log) or stop. */
+  mcpWatch: "mcp/watch",
 } as const;
 
 export const FILE_CHANGE_KINDS = ["add", "change", "unlink", "addDir", "unlinkDir"] as const;
@@ -49,6 +51,8 @@ export const agentRunRequest = z.object({
 });
 /** `agent/follow`: the thread a window shows (none for a new, not yet started thread). */
 export const agentFollowRequest = z.object({ threadId: threadIdSchema.nullable() });
+/** `mcp/watch`: whether this window shows the MCP call log. */
+export const mcpWatchRequest = z.object({ watch: z.boolean() });
 export const agentCancelRequest = z.object({ runId: z.string().min(1).max(200) });
 /** `agent/approve`: answer a thread's pending approval. */
 export const agentApproveRequest = z.object({
@@ -111,4 +115,5 @@ export interface ClientToServerEvents {
     payload: z.infer<typeof agentFollowRequest>,
     ack: Ack<{ threadId: string | null }>,
   ) => void;
+  [SOCKET_EVENTS.mcpWatch]: (payload: z.infer<typeof mcpWatchRequest>, ack: Ack<{ watch: boolean }>) => void;
 }

@@ -2,6 +2,7 @@ import {
   agentApproveRequest,
   agentCancelRequest,
   agentFollowRequest,
+  mcpWatchRequest,
   agentRunRequest,
   errorCode,
   SOCKET_EVENTS,
@@ -12,7 +13,7 @@ import {
 } from "@textide/shared";
 import type { Socket } from "socket.io";
 import { z } from "zod";
-import { threadRoom, type Broadcast } from "../broadcast.js";
+import { MCP_CALLS_ROOM, threadRoom, type Broadcast } from "../broadcast.js";
 import type { Logger } from "../log.js";
 import { isAppError, runtimeError } from "../errors.js";
 import type { AgentRuntime } from "../runtime/agent-runtime.js";
@@ -33,7 +34,7 @@ function followThread(socket: AgentSocket, threadId: string | null): void {
 }
 
 /**
- * Registers `agent/run`, `agent/cancel`, `agent/approve` and `agent/follow` on every socket; run events go
+ * Registers `agent/run`, `agent/cancel`, `agent/approve`, `agent/follow` and `mcp/watch` on every socket; run events go
  * out as `agent/event` to the sockets following the run's thread (the one that asked follows it from the
  * run's first event). Payloads are validated here; a bad one gets `{ok:false, error:{code:"bad_request:socket"}}`.
  */
@@ -95,6 +96,12 @@ export function registerAgentHandlers(io: Io, runtime: AgentRuntime, broadcast: 
       await Promise.resolve();
       followThread(socket, threadId);
       return { threadId };
+    });
+    handle(socket, SOCKET_EVENTS.mcpWatch, mcpWatchRequest, async ({ watch }) => {
+      await Promise.resolve();
+      if (!watch) void socket.leave(MCP_CALLS_ROOM);
+      else if (socket.connected) void socket.join(MCP_CALLS_ROOM);
+      return { watch };
     });
   });
 }
