@@ -8,7 +8,8 @@ import { makeWorkspace } from "./tmp-root.js";
 export async function pythonUnavailableHere(): Promise<string | undefined> {
   const ws = await makeWorkspace({}, false);
   try {
-    return pythonUnavailable({ projectRoot: ws.project, assetsRoot: ws.assets });
+    // Awaited here: the check runs a sandbox over this workspace, which `finally` removes.
+    return await pythonUnavailable({ projectRoot: ws.project, assetsRoot: ws.assets });
   } finally {
     await ws.cleanup();
   }
