@@ -183,8 +183,9 @@ describe("MCP over HTTP: limits (issue 11)", { timeout: 180_000 }, () => {
     const opened = openedCounts() as number[];
     expect(Math.max(...opened)).toBe(cap);
     expect(opened.at(-1)).toBe(cap);
-    // Uncapped, 4,000 more sessions hold about 130 MB (33 KB each; measured +140 MB); capped, +8 MB.
-    expect(grown).toBeLessThan(40 * MIB);
+    // Uncapped, 4,000 more sessions hold about 130 MB (33 KB each; measured +140 MB); capped, +8 MB
+    // on a quiet machine and +41 MB beside a busy loop (collections fall behind): the bound sits between.
+    expect(grown).toBeLessThan(72 * MIB);
   });
 });
 

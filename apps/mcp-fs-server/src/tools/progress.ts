@@ -23,21 +23,21 @@ export function progressFor(req: ServerContext): Progress {
   if (typeof token !== "string" && typeof token !== "number") return NO_PROGRESS;
   let last = -Infinity;
   let sentAt = -Infinity;
-  return async (progress, total, message, force = false) => {
+  // Sends go out one after another, and every call resolves only once all earlier sends are out: a
+  // dropped last report must still wait for the one in flight, or the result could overtake it.
+  let sent: Promise<void> = Promise.resolve();
+  return (progress, total, message, force = false) => {
     const now = performance.now();
-    if (!(progress > last) || (!force && now - sentAt < MIN_INTERVAL_MS)) return;
+    if (!(progress > last) || (!force && now - sentAt < MIN_INTERVAL_MS)) return sent;
     last = progress;
     sentAt = now;
-    await req.mcpReq
-      .notify({
-        method: "notifications/progress",
-        params: {
-          progressToken: token,
-          progress,
-          ...(total !== undefined ? { total } : {}),
-          ...(message !== undefined ? { message } : {}),
-        },
-      })
-      .catch(() => undefined);
+    const params = {
+      progressToken: token,
+      progress,
+      ...(total !== undefined ? { total } : {}),
+      ...(message !== undefined ? { message } : {}),
+    };
+    sent = sent.then(() => req.mcpReq.notify({ method: "notifications/progress", params }).catch(() => undefined));
+    return sent;
   };
 }

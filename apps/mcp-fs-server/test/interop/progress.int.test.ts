@@ -85,10 +85,18 @@ describe.each(["v2 stdio", "v2 http 2025-11-25", "v2 http 2026-07-28", "sdk 1.x 
 
   it("fs_search_files reports the entries it scanned and the files it read", async () => {
     const reports = await reportsOf(client, TOOL.searchFiles, { path: "many", content: "needle" });
+    expect(reports.some((r) => /^\d+ entries scanned$/.test(r.message ?? ""))).toBe(true);
     const last = reports.at(-1)!;
-    expect(last.total).toBe(last.progress);
-    expect(last.message).toMatch(/^\d+ entries scanned$/);
-    expect(Number(last.message!.split(" ")[0])).toBeGreaterThanOrEqual(1500);
+    // The server sends its final report (progress = total) before the result, but the SDK clients handle
+    // a notification a tick after a response that arrives in the same read and then drop it; on a busy
+    // machine the last report a client keeps can be a "files read" one.
+    if (last.total === last.progress) {
+      expect(last.message).toMatch(/^\d+ entries scanned$/);
+      expect(Number(last.message!.split(" ")[0])).toBeGreaterThanOrEqual(1500);
+    } else {
+      expect(last.message).toMatch(/^\d+ of \d+ files read$/);
+      expect(last.total).toBeGreaterThan(last.progress);
+    }
   });
 
   it("a paged fs_read_file reports where the page ends in the file", async () => {
