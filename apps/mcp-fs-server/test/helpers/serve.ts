@@ -9,8 +9,8 @@ import { SERVER_BIN, type TmpWorkspace } from "./tmp-root.js";
 // How the HTTP and stdio tests start the real server: one place for the command line and the
 // transport options, so each test file only states what it changes.
 
-/** The built binary's command line for a workspace (stdio; one exec runner; warn-level logs). */
-export function binaryArgs(ws: TmpWorkspace, ...extra: string[]): string[] {
+/** The built binary's command line for a workspace (stdio unless `--http` is added; warn-level logs). */
+export function serverArgs(ws: TmpWorkspace, ...extra: string[]): string[] {
   return [
     SERVER_BIN,
     "--root",
@@ -19,12 +19,15 @@ export function binaryArgs(ws: TmpWorkspace, ...extra: string[]): string[] {
     ws.assets,
     "--audit-log",
     path.join(ws.base, "audit.jsonl"),
-    "--exec-runners",
-    "1",
     "--log-level",
     "warn",
     ...extra,
   ];
+}
+
+/** `serverArgs` with one exec runner, as the single-client tests run it. */
+export function binaryArgs(ws: TmpWorkspace, ...extra: string[]): string[] {
+  return serverArgs(ws, "--exec-runners", "1", ...extra);
 }
 
 /** An SDK client connected (initialized) to the built binary over stdio, as a desktop client runs it. */

@@ -1,7 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { serverArgs } from "../helpers/serve.js";
 import { makeWorkspace, SERVER_BIN, type TmpWorkspace } from "../helpers/tmp-root.js";
+
+export { serverArgs };
 
 // The bundled server as third-party clients meet it: the built binary, over stdio (spawned by the
 // client) and over Streamable HTTP (started as `npm run mcp` starts it, on a free port with a token).
@@ -9,22 +12,6 @@ import { makeWorkspace, SERVER_BIN, type TmpWorkspace } from "../helpers/tmp-roo
 export const TOKEN = "interop-token-0123456789abcdef";
 export const REPO = path.resolve(path.dirname(SERVER_BIN), "../../..");
 export const BIN = (name: string) => path.join(REPO, "node_modules/.bin", name);
-
-/** The server's command line for a workspace (stdio unless `--http` is added). */
-export function serverArgs(ws: TmpWorkspace, ...extra: string[]): string[] {
-  return [
-    SERVER_BIN,
-    "--root",
-    ws.project,
-    "--assets",
-    ws.assets,
-    "--audit-log",
-    path.join(ws.base, "audit.jsonl"),
-    "--log-level",
-    "warn",
-    ...extra,
-  ];
-}
 
 export interface HttpServer {
   ws: TmpWorkspace;
