@@ -4,6 +4,7 @@ import { expressionInterpreter } from "vega-interpreter";
 import { compile as compileVegaLite, type TopLevelSpec } from "vega-lite";
 import { ExecError, isExecError } from "./errors.js";
 import { DEFAULT_FONT_FAMILY, fontFiles } from "./fonts.js";
+import { BoundedCache, contentKey } from "./memo.js";
 
 /*
  * Host side of the sandbox's `chart(spec, name, {format})`: Vega-Lite (or Vega) JSON in, SVG
@@ -343,6 +344,32 @@ function checkSize(width: number, height: number, png: boolean): void {
   }
 }
 
+/**
+ * Charts drawn lately, by their whole spec (data included) and format: drawing one again gives the
+ * same bytes, so it is not drawn again (see memo.ts). Laying out and encoding a PNG is most of a chart
+ * run's time. Renders larger than a few MB are not kept.
+ */
+const rendered = new BoundedCache<RenderedChart>(32, 16 * 1024 * 1024);
+const MAX_CACHED_RENDER_BYTES = 4 * 1024 * 1024;
+
+function renderKey(spec: Record<string, unknown>, format: ChartFormat): string {
+  return contentKey(format, keyText(spec));
+}
+
+/**
+ * A sanitized spec (plain JSON plus `undefined`) as text that tells apart every two specs Vega could
+ * treat differently: unlike JSON.stringify it keeps `undefined` (apart from an absent key), NaN, and -0.
+ */
+function keyText(v: unknown): string {
+  if (v === undefined) return "u";
+  if (typeof v === "number") return Object.is(v, -0) ? "-0" : String(v);
+  if (v === null || typeof v !== "object") return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(keyText).join(",")}]`;
+  return `{${Object.entries(v)
+    .map(([k, x]) => `${JSON.stringify(k)}:${keyText(x)}`)
+    .join(",")}}`;
+}
+
 /** Parses, runs and renders a Vega spec headlessly; anything Vega logged as an error is thrown. */
 async function vegaToSvg(vegaSpec: VegaSpec, logger: CollectingLogger): Promise<string> {
   const view = new View(parseVega(vegaSpec, VEGA_CONFIG, { ast: true }), {
@@ -375,6 +402,9 @@ export async function renderChart(
   const { deadline } = opts;
   checkDeadline(deadline, "starting the chart");
   const clean = sanitizeSpec(spec);
+  const key = renderKey(clean, format);
+  const hit = rendered.get(key);
+  if (hit !== undefined) return hit;
   const logger = collectingLogger();
   const vegaSpec = toVega(clean, logger);
   checkDeadline(deadline, "compiling the chart spec");
@@ -401,6 +431,8 @@ export async function renderChart(
     out.png = new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
     checkDeadline(deadline, "drawing the chart as PNG");
   }
+  const bytes = (out.png?.byteLength ?? 0) + (out.svg?.length ?? 0);
+  if (bytes <= MAX_CACHED_RENDER_BYTES) rendered.set(key, Object.freeze(out), bytes);
   return out;
 }
 

@@ -9,7 +9,7 @@ import { renderChart } from "./chart.js";
 import { ExecError, isExecError } from "./errors.js";
 import { EXEC_LIMITS, WRITABLE_EXTENSIONS } from "./limits.js";
 import type { WrittenFile } from "./protocol.js";
-import { parseTable } from "./tables.js";
+import { parseTableCached } from "./table-cache.js";
 
 /**
  * The host side of the sandbox API for one run. Every argument arrives copied from untrusted
@@ -58,7 +58,7 @@ export class HostApi {
     const opts = (options ?? {}) as { sheet?: unknown };
     const sheet = typeof opts.sheet === "string" || typeof opts.sheet === "number" ? opts.sheet : undefined;
     const { abs, bytes } = await this.readChecked(p);
-    const table = await parseTable(bytes, abs, sheet === undefined ? {} : { sheet });
+    const table = await parseTableCached(bytes, abs, sheet === undefined ? {} : { sheet });
     for (const w of table.warnings ?? []) this.log("warn", `readTable ${path.basename(abs)}: ${w}`);
     return table.rows;
   }
@@ -68,7 +68,7 @@ export class HostApi {
     const p = requireString(file, "sheets(path)");
     const { abs, bytes } = await this.readChecked(p);
     if (path.extname(abs).toLowerCase() !== ".xlsx") return [];
-    return (await parseTable(bytes, abs)).sheets ?? [];
+    return (await parseTableCached(bytes, abs)).sheets ?? [];
   }
 
   async readText(file: unknown): Promise<string> {
