@@ -10,6 +10,9 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // expect.poll waits for a state the code reaches on its own time; 1 s (vitest's default) is short on a
+    // busy machine, and a state that never comes still fails.
+    expect: { poll: { timeout: 10_000 } },
     pool: "forks",
     projects: [
       {
