@@ -5,6 +5,7 @@ import {
   type McpCallEvent,
   type OpenFileEvent,
 } from "@textide/shared";
+import type { Cluster } from "./cluster/cluster.js";
 import type { Io } from "./socket/io.js";
 
 /** The socket.io room of the sockets that follow a thread (see `followThread`). */
@@ -20,18 +21,23 @@ export const MCP_CALLS_ROOM = "mcp-calls";
  */
 export interface Broadcast {
   fileChanged(event: FileChangedEvent): void;
-  /** Returns how many browsers were connected to receive it. */
-  openFile(event: OpenFileEvent): number;
+  /** Resolves with how many browsers were connected to receive it (on every instance of a team deployment). */
+  openFile(event: OpenFileEvent): Promise<number>;
   agentEvent(event: AgentEvent): void;
   mcpCall(event: McpCallEvent): void;
 }
 
-export function createBroadcast(io: Io): Broadcast {
+/**
+ * With a `cluster` (Redis), `io.emit` and room emits reach every instance's windows through socket.io's
+ * Redis adapter; file changes go through the cluster instead, which keeps them to one per window when
+ * several instances' watchers see the same change.
+ */
+export function createBroadcast(io: Io, cluster?: Cluster): Broadcast {
   return {
-    fileChanged: (e) => void io.emit(SOCKET_EVENTS.fileChanged, e),
-    openFile(e) {
+    fileChanged: (e) => (cluster ? cluster.fileChanged(e) : void io.emit(SOCKET_EVENTS.fileChanged, e)),
+    async openFile(e) {
       io.emit(SOCKET_EVENTS.fileOpen, e);
-      return io.of("/").sockets.size;
+      return cluster ? cluster.countWindows() : io.of("/").sockets.size;
     },
     agentEvent(e) {
       io.to(threadRoom(e.threadId)).emit(SOCKET_EVENTS.agentEvent, e);

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { hostname } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
@@ -34,6 +35,15 @@ export interface WebConfig {
   readonly mcpHttp: { readonly host: string; readonly port: number; readonly token: string | undefined } | undefined;
   /** Environment of the bundled MCP server children: the basics (PATH, HOME, …) and the exec settings. */
   readonly mcpEnv: Readonly<Record<string, string>>;
+  /** `REDIS_URL`: the instances of a team deployment share events, Stop and approvals through it. */
+  readonly redisUrl: string | undefined;
+  /** `TEXTIDE_INSTANCE_ID` (default hostname:port): names this instance in Redis and in MCP session ids. */
+  readonly instanceId: string;
+  /**
+   * `TEXTIDE_WATCH=off`: no watcher on this instance; it learns of changes from the other instances (a
+   * network disk whose changes this host's kernel does not report). Default on.
+   */
+  readonly watch: boolean;
 }
 
 /** Model variables the agent understands; only these are passed on. */
@@ -63,6 +73,15 @@ const envSchema = z.object({
   MCP_HTTP_PORT: z.union([z.literal("off"), z.coerce.number().int().min(0).max(65_535)]).default(3001),
   MCP_HTTP_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   NODE_ENV: z.string().optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+    .optional(),
+  TEXTIDE_INSTANCE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,64}$/, "must be 1–64 letters, digits, '.', '_', ':' or '-'")
+    .optional(),
+  TEXTIDE_WATCH: z.enum(["on", "off"]).default("on"),
 });
 
 /** The only reader of `process.env` in apps/web/server. Throws with every invalid variable named. */
@@ -105,6 +124,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
         ? undefined
         : Object.freeze({ host: e.MCP_HTTP_HOST, port: e.MCP_HTTP_PORT, token: e.MCP_HTTP_TOKEN }),
     mcpEnv: Object.freeze(pickMcpEnv(env)),
+    redisUrl: e.REDIS_URL,
+    instanceId: e.TEXTIDE_INSTANCE_ID ?? `${hostname()}:${e.PORT === 0 ? process.pid : e.PORT}`,
+    watch: e.TEXTIDE_WATCH === "on",
   });
 }
 

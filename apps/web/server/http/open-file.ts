@@ -22,6 +22,6 @@ export async function postOpenFile(
   }
   const target = await deps.policy.resolveExisting(parsed.data.path);
   const event = { path: target.display, ...(parsed.data.line !== undefined ? { line: parsed.data.line } : {}) };
-  const clients = deps.broadcast.openFile(event);
+  const clients = await deps.broadcast.openFile(event);
   sendJson(res, 200, { path: target.display, clients } satisfies OpenFileResponse);
 }

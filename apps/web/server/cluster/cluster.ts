@@ -1,0 +1,172 @@
+import { createAdapter } from "@socket.io/redis-adapter";
+import { SOCKET_EVENTS, type FileChangedEvent } from "@textide/shared";
+import type { PathPolicy } from "@textide/shared/node";
+import { runtimeError } from "../errors.js";
+import type { Logger } from "../log.js";
+import type { Io } from "../socket/io.js";
+import { ChangeDeduper, versionOf, type SharedChange } from "./file-fanout.js";
+import { startLiveness } from "./liveness.js";
+import { connectRedis, dropWhileDown, type RedisLink } from "./redis-link.js";
+
+const FILES_CHANNEL = "textide:files";
+/** socket.io server-side event: "cancel this run if it is yours". */
+const CANCEL_EVENT = "textide:cancel";
+/** How long an instance waits for the others' answers (socket.io's adapter gives up after 5 s itself). */
+const ASK_MS = 5000;
+/** An approval being resumed on one instance is locked for the others this long at most. */
+const APPROVAL_LOCK_MS = 60_000;
+
+export interface ClusterDeps {
+  url: string;
+  instanceId: string;
+  log: Logger;
+  /** Marks a dead instance's runs interrupted (the thread store's `markInterrupted`). */
+  onInstanceGone?: (instanceId: string) => Promise<void> | void;
+  heartbeatMs?: number;
+}
+
+/** What one instance of a team deployment shares with the others through Redis. */
+export interface Cluster {
+  readonly instanceId: string;
+  /** Redis answers (the instance is joined to the others). */
+  readonly connected: boolean;
+  /**
+   * Puts socket.io on the Redis adapter, so that `io.emit` and room emits reach every instance's windows.
+   * `onRemoteChange` keeps this instance's state (quick open's index) current with the others' changes.
+   */
+  attach(io: Io, policy: PathPolicy, onRemoteChange: (e: FileChangedEvent) => void): void;
+  /** A change this instance's watcher saw: to its windows and to the other instances, once per window. */
+  fileChanged(event: FileChangedEvent): void;
+  /** How many windows are connected to any instance (this instance's alone while Redis is down). */
+  countWindows(): Promise<number>;
+  /** Answers the other instances' Stop requests with `cancel`. */
+  onCancelRequest(cancel: (runId: string) => boolean): void;
+  /** Asks the other instances to stop a run this one does not have; true when one of them had it. */
+  cancelElsewhere(runId: string): Promise<boolean>;
+  /**
+   * Claims the right to resume a thread's pending approval (one instance at a time); the returned function
+   * gives it back. Throws `conflict:approval` when another instance is resuming it.
+   */
+  claimApproval(threadId: string): Promise<() => void>;
+  close(): Promise<void>;
+}
+
+/** Connects to Redis (in the background: the instance serves its own windows meanwhile) and starts the heartbeat. */
+export function startCluster(deps: ClusterDeps): Cluster {
+  const { instanceId, log } = deps;
+  const link: RedisLink = connectRedis(deps.url, log);
+  const dedupe = new ChangeDeduper();
+  let io: Io | undefined;
+  let policy: PathPolicy | undefined;
+  let onRemote: (e: FileChangedEvent) => void = () => undefined;
+  let cancelHere: (runId: string) => boolean = () => false;
+  let chain: Promise<void> = Promise.resolve();
+
+  const emitLocal = (e: FileChangedEvent): void => void io?.local.emit(SOCKET_EVENTS.fileChanged, e);
+  const liveness = startLiveness(link, instanceId, log, {
+    ...(deps.heartbeatMs !== undefined ? { everyMs: deps.heartbeatMs } : {}),
+    onGone: (id) => deps.onInstanceGone?.(id),
+  });
+
+  void link.sub
+    .subscribe(FILES_CHANNEL, (message) => {
+      let parsed: { from: string; changes: SharedChange[] };
+      try {
+        parsed = JSON.parse(message) as typeof parsed;
+      } catch {
+        return;
+      }
+      if (parsed.from === instanceId) return;
+      for (const change of parsed.changes) {
+        if (!dedupe.admit(change, "remote")) continue;
+        onRemote(change.event);
+        emitLocal(change.event);
+      }
+    })
+    .catch((err: unknown) => log.warn("could not subscribe to other instances' file changes", { err: String(err) }));
+
+  /** With a timeout of its own: while Redis is away socket.io's requests would wait for it. */
+  const within = <T>(promise: Promise<T>, fallback: T): Promise<T> =>
+    Promise.race([promise, new Promise<T>((resolve) => setTimeout(() => resolve(fallback), ASK_MS + 500).unref())]);
+
+  return {
+    instanceId,
+    get connected() {
+      return link.up;
+    },
+
+    attach(server, workspace, onRemoteChange) {
+      io = server;
+      policy = workspace;
+      onRemote = onRemoteChange;
+      server.adapter(createAdapter(dropWhileDown(link), link.sub, { key: "textide", requestsTimeout: ASK_MS }));
+      (server as unknown as { on(ev: string, fn: (runId: unknown, ack: unknown) => void): void }).on(
+        CANCEL_EVENT,
+        (runId, ack) => {
+          if (typeof ack === "function") (ack as (r: boolean) => void)(typeof runId === "string" && cancelHere(runId));
+        },
+      );
+    },
+
+    fileChanged(event) {
+      // In order: a burst's events keep their order, each waiting for its file's version.
+      chain = chain.then(async () => {
+        const change: SharedChange = { event, version: policy ? await versionOf(policy, event) : "" };
+        if (!dedupe.admit(change, "local")) return;
+        emitLocal(event);
+        if (link.up) {
+          await link.pub
+            .publish(FILES_CHANNEL, JSON.stringify({ from: instanceId, changes: [change] }))
+            .catch((err: unknown) =>
+              log.warn("could not pass a file change to the other instances", { err: String(err) }),
+            );
+        }
+      });
+    },
+
+    async countWindows() {
+      const local = io?.local.fetchSockets ? (await io.local.fetchSockets()).length : 0;
+      if (!io || !link.up) return local;
+      return within(
+        io.fetchSockets().then(
+          (all) => all.length,
+          () => local,
+        ),
+        local,
+      );
+    },
+
+    onCancelRequest(cancel) {
+      cancelHere = cancel;
+    },
+
+    async cancelElsewhere(runId) {
+      if (!io || !link.up) return false;
+      const server = io as unknown as { serverSideEmitWithAck(ev: string, arg: string): Promise<unknown[]> };
+      const answers = await within(
+        server.serverSideEmitWithAck(CANCEL_EVENT, runId).catch(() => []),
+        [] as unknown[],
+      );
+      return answers.some((a) => a === true);
+    },
+
+    async claimApproval(threadId) {
+      const key = `textide:approval:${threadId}`;
+      // Without Redis the thread store's own state is the only guard left.
+      if (!link.up) return () => undefined;
+      const got = await link.pub.set(key, instanceId, { NX: true, PX: APPROVAL_LOCK_MS });
+      if (got !== "OK") {
+        throw runtimeError("conflict", "approval", "This approval is already being answered in another window.");
+      }
+      return () => {
+        if (link.up) void link.pub.del(key).catch(() => undefined);
+      };
+    },
+
+    async close() {
+      await chain;
+      await liveness.stop();
+      await link.close();
+    },
+  };
+}
