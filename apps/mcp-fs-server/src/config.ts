@@ -12,6 +12,8 @@ const USAGE = `Usage: mcp-fs-server --root DIR --assets DIR [--http] [--port N] 
   --port N          HTTP port (default 3001, 0 = any)    env MCP_HTTP_PORT
   --host H          HTTP bind address (default 127.0.0.1) env MCP_HTTP_HOST
   --token T         bearer token (default: generated)    env MCP_HTTP_TOKEN
+  MCP_HTTP_USER_TOKENS  JSON [{"user","sha256"}]: per-user bearer tokens (SHA-256 hex) also
+                    accepted; the exec audit log names the user
   --no-auth         no bearer token (loopback only; for local test tools)
   --allowed-host H  extra accepted Host/Origin name (repeatable)
   --ide-url URL     textide web server, for system_open_file  env TEXTIDE_IDE_URL
@@ -45,6 +47,12 @@ const schema = z.object({
   port: z.coerce.number().int().min(0).max(65535),
   token: z.string().min(16, "--token must be at least 16 characters").optional(),
   noAuth: z.boolean(),
+  userTokens: z.array(
+    z.object({
+      user: z.string().min(1).max(64),
+      sha256: z.string().regex(/^[0-9a-f]{64}$/, "sha256 must be 64 hex digits"),
+    }),
+  ),
   allowedHosts: z.array(z.string()),
   sessionIdleMs: z.coerce.number().int().positive(),
   ideUrl: z.url().optional(),
@@ -114,6 +122,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
     port: values.port ?? env.MCP_HTTP_PORT ?? 3001,
     token: values.token ?? env.MCP_HTTP_TOKEN ?? undefined,
     noAuth: values["no-auth"],
+    userTokens: parseUserTokens(env.MCP_HTTP_USER_TOKENS),
     allowedHosts: values["allowed-host"] ?? [],
     sessionIdleMs: env.MCP_SESSION_IDLE_MS ?? 30 * 60_000,
     ideUrl: values["ide-url"] ?? env.TEXTIDE_IDE_URL ?? undefined,
@@ -141,6 +150,16 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
     throw new ConfigError("--no-auth is only allowed when binding to a loopback address.");
   }
   return Object.freeze(config);
+}
+
+/** MCP_HTTP_USER_TOKENS as JSON; what is not JSON is left for the schema to refuse with the variable named. */
+function parseUserTokens(value: string | undefined): unknown {
+  if (value === undefined || value === "") return [];
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return "MCP_HTTP_USER_TOKENS is not JSON";
+  }
 }
 
 /** `$XDG_STATE_HOME/textide/exec-audit.jsonl`, i.e. outside any workspace by default. */

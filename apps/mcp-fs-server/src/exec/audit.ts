@@ -8,6 +8,8 @@ export interface AuditEntry {
   correlationId: string;
   /** Whose turn it was (session or connection id); logged as a short hash, never as is. */
   caller?: string;
+  /** The user whose own MCP token made the call (team deployments); absent for the shared token. */
+  user?: string | undefined;
   /** The language of `code`; absent means JavaScript (exec_run_js). */
   language?: "javascript" | "python" | "sql";
   code: string;
@@ -43,6 +45,7 @@ export class AuditLog {
       time: new Date().toISOString(),
       correlationId: e.correlationId,
       language: e.language ?? "javascript",
+      ...(e.user !== undefined ? { user: e.user } : {}),
       ...(e.caller !== undefined ? { caller: createHash("sha256").update(e.caller).digest("hex").slice(0, 12) } : {}),
       codeSha256: createHash("sha256").update(e.code).digest("hex"),
       codePreview: e.code.length > 300 ? `${e.code.slice(0, 300)}…` : e.code,

@@ -22,11 +22,13 @@ export async function runHttp(
   fs: FsServer,
   config: Pick<ServerConfig, "host" | "port" | "token" | "noAuth" | "allowedHosts" | "sessionIdleMs"> & {
     sessionLimits?: SessionLimits;
+    userTokens?: ServerConfig["userTokens"];
   },
 ): Promise<RunningHttpServer> {
   const token = config.noAuth ? undefined : (config.token ?? randomBytes(24).toString("base64url"));
   const handler = createHttpHandler(fs, {
     token,
+    userTokens: config.noAuth ? [] : (config.userTokens ?? []),
     allowedHosts: config.allowedHosts,
     sessionIdleMs: config.sessionIdleMs,
     sessionLimits: config.sessionLimits,

@@ -1,4 +1,4 @@
-import { randomUUID, timingSafeEqual } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import {
   createMcpHandler,
   isLegacyRequest,
@@ -9,6 +9,7 @@ import {
   type McpServer,
 } from "@modelcontextprotocol/server";
 import type { FsServer } from "../server.js";
+import { bearerIdentity, userAuthInfo, type UserToken } from "./bearer-auth.js";
 import { endStreamsOfCancelledRequests } from "./cancelled-streams.js";
 import { MAX_MESSAGE_BYTES } from "./limits.js";
 import { SessionTable, type SessionLimits } from "./session-table.js";
@@ -22,6 +23,11 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = { perToken: 512, total: 102
 export interface HttpHandlerOptions {
   /** Required bearer token; undefined disables the check (loopback-only, see config). */
   token: string | undefined;
+  /**
+   * Users' own tokens (by SHA-256), accepted beside `token` when that is set; their tool calls carry the
+   * user (`authInfo.clientId`) into the exec audit log, and a session opened with one serves only it.
+   */
+  userTokens?: readonly UserToken[];
   /** Hostnames accepted in Host and Origin besides the loopback names. */
   allowedHosts: string[];
   /** A 2025-11-25 session idle for longer than this is closed. */
@@ -50,6 +56,8 @@ export interface HttpHandler {
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   server: McpServer | { close(): Promise<void> };
+  /** The user whose token opened it (undefined: the shared token). */
+  user?: string | undefined;
 }
 
 /**
@@ -63,6 +71,13 @@ export function createHttpHandler(fs: FsServer, opts: HttpHandlerOptions): HttpH
   const allowed = [...localhostAllowedHostnames(), ...opts.allowedHosts];
   const sessions = new SessionTable<Session>(opts.sessionLimits ?? DEFAULT_SESSION_LIMITS);
   const log = fs.ctx.log;
+  const userTokens = opts.userTokens ?? [];
+  /** Who sent a request that passed {@link check}: a user's name, or undefined for the shared token. */
+  const userOf = (authorization: string | null): string | undefined => {
+    if (opts.token === undefined) return undefined;
+    const id = bearerIdentity(authorization, opts.token, userTokens);
+    return id.ok ? id.user : undefined;
+  };
   const modern = createMcpHandler(fs.factory, {
     legacy: "reject",
     maxRequestBodySize: MAX_MESSAGE_BYTES,
@@ -91,7 +106,7 @@ export function createHttpHandler(fs: FsServer, opts: HttpHandlerOptions): HttpH
     }
     const pathname = target.split("?", 1)[0] ?? "";
     if (pathname !== endpoint) {
-      if (OAUTH_PATHS.test(pathname)) return noOAuth(opts.token, header("authorization"));
+      if (OAUTH_PATHS.test(pathname)) return noOAuth(opts.token, userTokens, header("authorization"));
       return new Response("Not found. The MCP endpoint is " + endpoint, { status: 404, headers: TEXT });
     }
     const host = validateHostHeader(header("host"), allowed);
@@ -100,36 +115,38 @@ export function createHttpHandler(fs: FsServer, opts: HttpHandlerOptions): HttpH
     const origin = validateOriginHeader(header("origin"), allowed);
     if (!origin.ok) return jsonRpcError(403, -32000, "Forbidden: Origin not allowed.");
     if (opts.token !== undefined) {
-      const auth = bearerCheck(header("authorization"), opts.token);
-      if (auth !== "ok") return unauthorized(auth);
+      const auth = bearerIdentity(header("authorization"), opts.token, userTokens);
+      if (!auth.ok) return unauthorized(auth.why);
     }
     return undefined;
   }
 
-  async function legacy(request: Request): Promise<Response> {
+  async function legacy(request: Request, user: string | undefined): Promise<Response> {
+    const authInfo = user === undefined ? undefined : userAuthInfo(user);
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId) {
       const session = sessions.touch(sessionId);
-      if (!session)
+      // Another user's session answers as if it did not exist: its id alone must not let anyone in.
+      if (!session || session.user !== user)
         return jsonRpcError(
           404,
           -32001,
           "Session not found: it expired, was closed to make room for newer sessions, or never existed. Start a new session with initialize.",
         );
       if (request.method === "GET") return noStandaloneStream();
-      return session.transport.handleRequest(request);
+      return session.transport.handleRequest(request, authInfo ? { authInfo } : undefined);
     }
     if (request.method === "GET") return noStandaloneStream();
     if (request.method !== "POST") {
       return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required.");
     }
-    // Only one token is configured today; keying by it keeps the per-token cap right if that changes.
-    const tokenKey = opts.token ?? "";
+    // Each user's sessions count against their own cap; the shared token's against its own.
+    const tokenKey = user === undefined ? "" : `user:${user}`;
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: MAX_MESSAGE_BYTES,
       onsessioninitialized: (id) => {
-        for (const [oldId, old] of sessions.add(id, tokenKey, { transport, server })) {
+        for (const [oldId, old] of sessions.add(id, tokenKey, { transport, server, user })) {
           end(old);
           log.info({ sessionId: oldId }, "MCP session closed to stay within the session limit");
         }
@@ -141,11 +158,11 @@ export function createHttpHandler(fs: FsServer, opts: HttpHandlerOptions): HttpH
       },
     });
     endStreamsOfCancelledRequests(transport);
-    const server = await fs.factory({ era: "legacy", requestInfo: request });
+    const server = await fs.factory({ era: "legacy", requestInfo: request, ...(authInfo ? { authInfo } : {}) });
     await server.connect(transport);
     // A POST without a session that is not `initialize` is answered 400 by the transport itself;
     // its server then serves nobody and is closed at once instead of waiting for the collector.
-    const response = await transport.handleRequest(request);
+    const response = await transport.handleRequest(request, authInfo ? { authInfo } : undefined);
     if (transport.sessionId === undefined) end({ transport, server });
     return response;
   }
@@ -158,7 +175,9 @@ export function createHttpHandler(fs: FsServer, opts: HttpHandlerOptions): HttpH
       if (refusal) return refusal;
       try {
         const isLegacy = await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_MESSAGE_BYTES });
-        return isLegacy ? await legacy(request) : await modern.fetch(request);
+        const user = userOf(request.headers.get("authorization"));
+        if (isLegacy) return await legacy(request, user);
+        return await modern.fetch(request, user === undefined ? undefined : { authInfo: userAuthInfo(user) });
       } catch (err) {
         log.error({ err }, "HTTP request failed");
         return jsonRpcError(500, -32603, "Internal server error.");
@@ -189,35 +208,25 @@ const NO_OAUTH =
  * along, so the answer can name the real problem: a wrong token is a 401 `invalid_token` that says so
  * first, rather than a 404 that reads as a broken OAuth setup.
  */
-function noOAuth(token: string | undefined, authorization: string | null): Response {
+function noOAuth(token: string | undefined, users: readonly UserToken[], authorization: string | null): Response {
   // A probe without a token (spec-following discovery) learns there is nothing to discover.
-  if (token === undefined || bearerCheck(authorization, token) !== "wrong")
-    return new Response(NO_OAUTH, { status: 404, headers: TEXT });
+  const id = token === undefined ? undefined : bearerIdentity(authorization, token, users);
+  if (id === undefined || id.ok || id.why !== "wrong") return new Response(NO_OAUTH, { status: 404, headers: TEXT });
   return new Response("invalid_token: the bearer token sent to this MCP server is wrong. " + NO_OAUTH, {
     status: 401,
     headers: { ...TEXT, "www-authenticate": `Bearer realm="textide-mcp", error="invalid_token"` },
   });
 }
 
-type BearerCheck = "ok" | "missing" | "wrong";
-
-function bearerCheck(header: string | null, token: string): BearerCheck {
-  const match = /^Bearer\s+(.+)$/i.exec(header ?? "");
-  if (!match?.[1]) return "missing";
-  const given = Buffer.from(match[1].trim());
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected) ? "ok" : "wrong";
-}
-
 /**
  * RFC 6750 §3: no `error` when the request had no token, `invalid_token` when it had a wrong one. No
  * `resource_metadata`: there is no authorization server to discover.
  */
-function unauthorized(why: Exclude<BearerCheck, "ok">): Response {
+function unauthorized(why: "missing" | "wrong"): Response {
   const message =
     why === "missing"
       ? "Unauthorized: no bearer token. Send `Authorization: Bearer <token>` with the token printed when the server started."
-      : "Unauthorized: the bearer token is wrong. Use the token printed when the server started (or set with --token / MCP_HTTP_TOKEN).";
+      : "Unauthorized: the bearer token is wrong. Use the token printed when the server started (or set with --token / MCP_HTTP_TOKEN), or your own MCP token on a team deployment.";
   const challenge =
     why === "missing"
       ? 'Bearer realm="textide-mcp"'

@@ -7,6 +7,7 @@ import type { AuditLog } from "../../exec/audit.js";
 import type { ToolContext } from "../context.js";
 import { defineTool } from "../result.js";
 import { describeRun, runOutput } from "./run-result.js";
+import { callerUser } from "../../transports/bearer-auth.js";
 
 const DESCRIPTION = `Run JavaScript in a secure sandbox to explore, compute and chart the workspace's data, like a notebook cell. \
 \`code\` is the body of an async function: \`await\` the API below and \`return\` a JSON-serialisable value (≤ ${EXEC_LIMITS.maxResultBytes / 1024} KB). \
@@ -72,6 +73,7 @@ export function registerRunJs(
         .append({
           correlationId,
           caller,
+          user: callerUser(req),
           code: args.code,
           timeoutMs,
           memoryMb: args.memoryMb,

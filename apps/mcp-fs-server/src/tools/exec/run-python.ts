@@ -6,6 +6,7 @@ import { PY_LIMITS } from "../../exec-python/limits.js";
 import type { ToolContext } from "../context.js";
 import { defineTool } from "../result.js";
 import { describeRun, runOutput } from "./run-result.js";
+import { callerUser } from "../../transports/bearer-auth.js";
 
 const DESCRIPTION = `Run Python 3 in a secure sandbox to analyse and chart the workspace's data with pandas, numpy and matplotlib, like a notebook cell. \
 Prefer it for pandas-style work (group by, pivot, merge, statistics) and for matplotlib charts; exec_run_js is the lighter choice for small JSON transforms and Vega-Lite charts. \
@@ -63,6 +64,7 @@ export function registerRunPython(
         .append({
           correlationId,
           caller,
+          user: callerUser(req),
           language: "python",
           code: args.code,
           timeoutMs,

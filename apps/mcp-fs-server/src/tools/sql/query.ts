@@ -8,6 +8,7 @@ import { markdownTable, rowCountLine } from "../../sql/markdown.js";
 import type { ToolContext } from "../context.js";
 import { formatBytes } from "../fs/format.js";
 import { defineTool } from "../result.js";
+import { callerUser } from "../../transports/bearer-auth.js";
 
 const description = (
   timeoutMs: number,
@@ -64,6 +65,7 @@ export function registerSqlQuery(
         .append({
           correlationId,
           caller,
+          user: callerUser(req),
           language: "sql",
           code: args.sql,
           timeoutMs: ctx.sql.timeoutMs,
