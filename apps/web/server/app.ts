@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import type { HealthResponse, Surface } from "@textide/shared";
+import type { FileChangedEvent, HealthResponse, Surface } from "@textide/shared";
 import { removeStaleTemps, type PathPolicy } from "@textide/shared/node";
 import type { WebConfig } from "./config.js";
 import { createBroadcast } from "./broadcast.js";
+import type { Cluster } from "./cluster/cluster.js";
 import { AppError, toAppError } from "./errors.js";
 import { createFileIndex, type FileIndex } from "./fs/file-index.js";
 import { deleteEntry, postCreate, postRename } from "./http/file-ops.js";
@@ -24,7 +25,7 @@ import { createIo, type Io } from "./socket/io.js";
 import { createWatcher, type WorkspaceWatcher } from "./watcher.js";
 
 export interface WebServerDeps {
-  config: Pick<WebConfig, "host" | "ideToken" | "allowedHosts"> & Partial<Pick<WebConfig, "uploadMaxBytes">>;
+  config: Pick<WebConfig, "host" | "ideToken" | "allowedHosts"> & Partial<Pick<WebConfig, "uploadMaxBytes" | "watch">>;
   policy: PathPolicy;
   log?: Logger;
   /** The agent: adds `agent/*` socket events and `/api/threads`, `/api/model`. Closed with the server. */
@@ -33,6 +34,8 @@ export interface WebServerDeps {
   calls?: McpCallLog;
   /** The UI (Next.js): answers every path outside `/api/` and `/socket.io`, after the same request checks. */
   ui?: UiHandler;
+  /** Team deployment: the other instances, through Redis (events, Stop, approvals, file changes). */
+  cluster?: Cluster;
 }
 
 export interface UiHandler {
@@ -61,7 +64,15 @@ function isServerPath(target: string): boolean {
 }
 
 /** The web server: REST file API under `/api/`, socket.io at `/socket.io`, the UI, and the workspace watcher. */
-export function createWebServer({ config, policy, log = consoleLogger, runtime, calls, ui }: WebServerDeps): WebServer {
+export function createWebServer({
+  config,
+  policy,
+  log = consoleLogger,
+  runtime,
+  calls,
+  ui,
+  cluster,
+}: WebServerDeps): WebServer {
   const allowedHosts = allowedHostnames(config.host, config.allowedHosts);
   const server = createServer();
   // Before createIo: engine.io wraps the listeners present when it attaches and passes them only
@@ -69,7 +80,7 @@ export function createWebServer({ config, policy, log = consoleLogger, runtime, 
   // requests (404), and engine.io's own reply then threw ERR_HTTP_HEADERS_SENT.
   server.on("request", (req: IncomingMessage, res: ServerResponse) => respond(req, res));
   const io = createIo(server, { allowedHosts });
-  const broadcast = createBroadcast(io);
+  const broadcast = createBroadcast(io, cluster);
   const files = { policy };
   const fileIndex = createFileIndex(policy, {
     onError: (err) => log.warn("file index walk failed", { err: String(err) }),
@@ -86,7 +97,11 @@ export function createWebServer({ config, policy, log = consoleLogger, runtime, 
     "/api/health": {
       GET: async (_url, _req, res) => {
         await Promise.resolve();
-        const health: HealthResponse = { ok: true, roots: policy.roots.map((r) => ({ name: r.name, path: r.real })) };
+        const health: HealthResponse = {
+          ok: true,
+          roots: policy.roots.map((r) => ({ name: r.name, path: r.real })),
+          ...(cluster ? { instance: cluster.instanceId, redis: cluster.connected ? "up" : "down" } : {}),
+        };
         sendJson(res, 200, health);
       },
     },
@@ -109,7 +124,7 @@ export function createWebServer({ config, policy, log = consoleLogger, runtime, 
   if (runtime) {
     routes["/api/threads"] = { GET: (_url, _req, res) => getThreads(runtime, res) };
     routes["/api/model"] = { GET: (_url, _req, res) => getModel(runtime, res) };
-    registerAgentHandlers(io, runtime, broadcast, log);
+    registerAgentHandlers(io, runtime, broadcast, log, undefined, cluster);
   }
   const stopCalls = calls?.onCall((call) => broadcast.mcpCall(call));
   if (calls) routes["/api/mcp-calls"] = { GET: (_url, _req, res) => getMcpCalls(calls, res) };
@@ -165,16 +180,18 @@ export function createWebServer({ config, policy, log = consoleLogger, runtime, 
     });
   }
 
-  const watcher = createWatcher(
-    policy,
-    (events) => {
-      for (const e of events) {
-        fileIndex.apply(e);
-        broadcast.fileChanged(e);
-      }
-    },
-    { onError: (err) => log.warn("watcher error", { err: String(err) }) },
-  );
+  cluster?.attach(io, policy, (e) => fileIndex.apply(e));
+  const onChanges = (events: FileChangedEvent[]): void => {
+    for (const e of events) {
+      fileIndex.apply(e);
+      broadcast.fileChanged(e);
+    }
+  };
+  // TEXTIDE_WATCH=off: the other instances' watchers report the changes (see Cluster.attach).
+  const watcher: WorkspaceWatcher =
+    config.watch === false
+      ? { ready: Promise.resolve(), close: () => Promise.resolve() }
+      : createWatcher(policy, onChanges, { onError: (err) => log.warn("watcher error", { err: String(err) }) });
 
   const upgradeUi = ui?.upgrade;
   if (upgradeUi) {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { ROOT } from "@textide/shared";
 import { PathPolicy, resolveRoots } from "@textide/shared/node";
 import { createWebServer } from "./app.js";
+import { startCluster } from "./cluster/cluster.js";
 import type { WebConfig } from "./config.js";
 import type { Logger } from "./log.js";
 import { McpCallLog } from "./mcp/call-log.js";
@@ -43,7 +44,24 @@ export async function startTextide(config: WebConfig, log: Logger, print: (text:
     approveTools: config.approveTools,
     log,
   });
-  const app = createWebServer({ config, policy: new PathPolicy(roots), log, runtime, calls, ui });
+  const cluster =
+    config.redisUrl === undefined
+      ? undefined
+      : startCluster({
+          url: config.redisUrl,
+          instanceId: config.instanceId,
+          log,
+          onInstanceGone: (id) => log.warn(`runs of instance ${id} ended with it`, { instance: id }),
+        });
+  const app = createWebServer({
+    config,
+    policy: new PathPolicy(roots),
+    log,
+    runtime,
+    calls,
+    ui,
+    ...(cluster ? { cluster } : {}),
+  });
   await new Promise<void>((resolve, reject) => {
     app.server.once("error", reject);
     app.server.listen(config.port, config.host, () => resolve());
@@ -80,6 +98,7 @@ export async function startTextide(config: WebConfig, log: Logger, print: (text:
   return {
     async close() {
       await Promise.all([app.close(), ui.close(), mcpHttp?.close()]);
+      await cluster?.close();
     },
   };
 }

@@ -17,6 +17,7 @@ import { MCP_CALLS_ROOM, threadRoom, type Broadcast } from "../broadcast.js";
 import type { Logger } from "../log.js";
 import { isAppError, runtimeError } from "../errors.js";
 import type { AgentRuntime } from "../runtime/agent-runtime.js";
+import type { Cluster } from "../cluster/cluster.js";
 import type { Io } from "./io.js";
 
 type AgentSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
@@ -38,7 +39,17 @@ function followThread(socket: AgentSocket, threadId: string | null): void {
  * out as `agent/event` to the sockets following the run's thread (the one that asked follows it from the
  * run's first event). Payloads are validated here; a bad one gets `{ok:false, error:{code:"bad_request:socket"}}`.
  */
-export function registerAgentHandlers(io: Io, runtime: AgentRuntime, broadcast: Broadcast, log: Logger): void {
+export function registerAgentHandlers(
+  io: Io,
+  runtime: AgentRuntime,
+  broadcast: Broadcast,
+  log: Logger,
+  _audit?: unknown,
+  cluster?: Cluster,
+): void {
+  // Stop clicked in a window of another instance reaches the instance that runs the request.
+  cluster?.onCancelRequest((runId) => runtime.cancel(runId));
+
   /** Broadcasts a run's events, the asking socket following the run's thread before the first one. */
   const eventsFor = (socket: AgentSocket) => {
     let following = false;
@@ -84,14 +95,24 @@ export function registerAgentHandlers(io: Io, runtime: AgentRuntime, broadcast: 
     handle(socket, SOCKET_EVENTS.agentRun, agentRunRequest, (p) => runtime.start(p, eventsFor(socket)));
     handle(socket, SOCKET_EVENTS.agentCancel, agentCancelRequest, async ({ runId }) => {
       await Promise.resolve();
-      if (!runtime.cancel(runId)) {
+      if (!runtime.cancel(runId) && !(await cluster?.cancelElsewhere(runId))) {
         throw runtimeError("not_found", "run", `No active run ${runId}.`);
       }
       return { runId };
     });
-    handle(socket, SOCKET_EVENTS.agentApprove, agentApproveRequest, (p) =>
-      runtime.approve(p.threadId, p.decision, eventsFor(socket)),
-    );
+    handle(socket, SOCKET_EVENTS.agentApprove, agentApproveRequest, async (p) => {
+      // Two instances must not both resume one approval (two windows, two clicks): the first claims it.
+      const release = (await cluster?.claimApproval(p.threadId)) ?? (() => undefined);
+      const events = eventsFor(socket);
+      const ended = (e: AgentEvent): void => {
+        if (e.type === "final" || e.type === "error") release();
+        events(e);
+      };
+      return runtime.approve(p.threadId, p.decision, ended).catch((err: unknown) => {
+        release();
+        throw err;
+      });
+    });
     handle(socket, SOCKET_EVENTS.agentFollow, agentFollowRequest, async ({ threadId }) => {
       await Promise.resolve();
       followThread(socket, threadId);
