@@ -5,7 +5,11 @@ import { runStdio } from "./transports/stdio.js";
 /** The CLI: parse config, build the server, serve stdio or HTTP. */
 export async function main(): Promise<void> {
   const config = loadConfig(process.argv.slice(2), process.env);
-  const fs = await createFsServer(config);
+  // Over stdio a client spawns this process and waits for initialize and tools/list: what they do not
+  // need waits until the transport sees them answered. Over HTTP it starts at once.
+  let handshake = () => {};
+  const backgroundAfter = config.transport === "stdio" ? new Promise<void>((done) => (handshake = done)) : undefined;
+  const fs = await createFsServer({ ...config, backgroundAfter });
   if (fs.ctx.exec)
     fs.ctx.log.info(
       { sandbox: fs.ctx.exec.pool.sandbox, runners: fs.ctx.exec.pool.size, auditLog: fs.ctx.exec.audit.file },
@@ -16,7 +20,7 @@ export async function main(): Promise<void> {
   if (fs.ctx.sql)
     fs.ctx.log.info({ sandbox: fs.ctx.sql.pool.sandbox, timeoutMs: fs.ctx.sql.timeoutMs }, "sql_query enabled");
   if (config.transport === "stdio") {
-    runStdio(fs);
+    runStdio(fs, { onHandshake: handshake });
     return;
   }
   const { runHttp } = await import("./transports/http-server.js");

@@ -47,6 +47,12 @@ export interface FsServerOptions {
     | false;
   /** DuckDB SQL (sql_query); pass false to leave it out. By default on whenever exec is, in the same sandbox mode. */
   sql?: { sandbox: SandboxMode; timeoutMs?: number | undefined } | false;
+  /**
+   * Start-up work no handshake needs (the sweep for files left by interrupted writes, exec_run_python's
+   * sandbox check) waits for this, so it does not compete with the client's initialize and tools/list on
+   * a small machine; by default it starts at once.
+   */
+  backgroundAfter?: Promise<void>;
 }
 
 /** A configured server: `factory` makes one McpServer per connection (stdio) or request (HTTP). */
@@ -65,6 +71,7 @@ export async function createFsServer(opts: FsServerOptions): Promise<FsServer> {
   ]);
   const policy = new PathPolicy(roots);
   const log = opts.log ?? createLogger(opts.logLevel ?? "info");
+  const later = opts.backgroundAfter ?? Promise.resolve();
   const exec = opts.exec
     ? {
         audit: new AuditLog(opts.exec.auditLog, roots),
@@ -81,7 +88,7 @@ export async function createFsServer(opts: FsServerOptions): Promise<FsServer> {
   // No runner yet: starting one (isolated-vm, vega, resvg: about a second of CPU) would compete with
   // the client's handshake (spawn → initialize → tools/list) on a small machine. The first tool call
   // starts it in the background (defineTool), and an exec_run_js that comes first starts its own.
-  const python = exec && opts.exec ? startPython(opts.exec, policy, exec.audit, log) : undefined;
+  const python = exec && opts.exec ? startPython(opts.exec, policy, exec.audit, log, later) : undefined;
   const sqlOpts = opts.sql ?? (opts.exec ? { sandbox: opts.exec.sandbox } : false);
   // Started at the first tool call (tools/result.ts): tests that never query pay nothing for it.
   const sql = sqlOpts
@@ -95,11 +102,14 @@ export async function createFsServer(opts: FsServerOptions): Promise<FsServer> {
         }),
       }
     : undefined;
-  // Temp files and locks of writes cut short by a kill; in the background, the handshake does not wait.
-  void removeStaleTemps(roots).then(
-    (count) => count > 0 && log.info({ count }, "removed files left by interrupted writes"),
-    (err: unknown) => log.warn({ err: String(err) }, "could not look for files left by interrupted writes"),
-  );
+  // Temp files and locks of writes cut short by a kill: a walk of both roots (tens of ms of CPU on a
+  // tree of 20,000 files), so after the handshake.
+  void later
+    .then(() => removeStaleTemps(roots))
+    .then(
+      (count) => count > 0 && log.info({ count }, "removed files left by interrupted writes"),
+      (err: unknown) => log.warn({ err: String(err) }, "could not look for files left by interrupted writes"),
+    );
   const ctx: ToolContext = {
     policy,
     log,
@@ -136,8 +146,9 @@ export async function createFsServer(opts: FsServerOptions): Promise<FsServer> {
 
 /**
  * exec_run_python when python3, its data modules and bubblewrap are here (checked without a new
- * process); otherwise the tool is left out and one log line says why. The sandbox itself is tried in the
- * background so the handshake does not wait ~250 ms for it; should that fail, calls answer why and
+ * process); otherwise the tool is left out and one log line says why. The sandbox itself is tried once
+ * `later` settles (after the handshake: its bwrap + python3 run takes ~250 ms of CPU beside ours, and
+ * spawning it some of ours); should that fail, calls answer why and
  * servers made afterwards (new HTTP sessions) leave the tool out — the lists promise no list_changed.
  * There is no unsandboxed fallback, whatever EXEC_SANDBOX says.
  */
@@ -146,6 +157,7 @@ function startPython(
   policy: PathPolicy,
   audit: AuditLog,
   log: Logger,
+  later: Promise<void>,
 ): ToolContext["python"] {
   const roots = { projectRoot: policy.project.real, assetsRoot: policy.root(ROOT.assets).real };
   const why = opts.sandbox === "none" ? "EXEC_SANDBOX=none, and Python never runs unsandboxed" : pythonMissing();
@@ -159,7 +171,8 @@ function startPython(
     pool,
     audit,
     defaultTimeoutMs: opts.pythonTimeoutMs ?? PY_LIMITS.defaultTimeoutMs,
-    unavailable: pythonSandboxFails(roots)
+    unavailable: later
+      .then(() => pythonSandboxFails(roots))
       .catch((err: unknown) => `the sandbox check failed (${err instanceof Error ? err.message : String(err)})`)
       .then(async (failed) => {
         if (failed) {

@@ -11,7 +11,16 @@ export interface StdioStreams {
   stdout?: Writable;
   /** Longest line read, newline excluded (default {@link MAX_MESSAGE_BYTES}). */
   maxMessageBytes?: number;
+  /**
+   * Called once the client is past its handshake: the first answer to anything but initialize has
+   * gone out (typically tools/list), a tools/call arrived, or 1 s passed since initialize was answered
+   * (a host that lists nothing yet).
+   */
+  onHandshake?: () => void;
 }
+
+/** How long after initialize's answer the handshake counts as over without another request. */
+const HANDSHAKE_GRACE_MS = 1000;
 
 /**
  * The SDK's stdio transport with two gaps closed. A line longer than the limit is answered with a
@@ -32,10 +41,13 @@ export class AnsweringStdioTransport implements Transport {
   private readonly framer: LineFramer;
   private readonly inner: StdioServerTransport;
   private ended = false;
+  private onHandshake: (() => void) | undefined;
+  private initializeId: unknown;
 
   constructor(streams: StdioStreams = {}) {
     this.stdin = streams.stdin ?? process.stdin;
     this.maxMessageBytes = streams.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    this.onHandshake = streams.onHandshake;
     // The framer enforces the limit per line, so the SDK's buffer limit (which counts everything
     // buffered, and closes the transport when crossed) must never trigger.
     this.inner = new StdioServerTransport(this.framed, streams.stdout ?? process.stdout, {
@@ -54,7 +66,13 @@ export class AnsweringStdioTransport implements Transport {
       this.detach();
       this.onclose?.();
     };
-    this.inner.onmessage = (m) => this.onmessage?.(m);
+    this.inner.onmessage = (m) => {
+      if (this.onHandshake && "method" in m) {
+        if (m.method === "initialize" && "id" in m) this.initializeId = m.id;
+        else if (m.method === "tools/call") this.handshakeDone();
+      }
+      this.onmessage?.(m);
+    };
     this.inner.onerror = (error) => {
       const reply = parseFailureReply(error);
       if (reply) void this.inner.send(reply).catch(() => undefined);
@@ -68,7 +86,18 @@ export class AnsweringStdioTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    return this.inner.send(message);
+    const sent = this.inner.send(message);
+    if (this.onHandshake && "id" in message && ("result" in message || "error" in message)) {
+      if (message.id !== this.initializeId) void sent.finally(() => this.handshakeDone());
+      else setTimeout(() => this.handshakeDone(), HANDSHAKE_GRACE_MS).unref();
+    }
+    return sent;
+  }
+
+  private handshakeDone(): void {
+    const done = this.onHandshake;
+    this.onHandshake = undefined;
+    done?.();
   }
 
   async close(): Promise<void> {
@@ -120,9 +149,9 @@ function parseFailureReply(error: Error): JSONRPCMessage | undefined {
 }
 
 /** Serves the factory over stdin/stdout until stdin closes or a signal arrives. */
-export function runStdio(fs: FsServer): { close(): Promise<void> } {
+export function runStdio(fs: FsServer, opts: { onHandshake?: () => void } = {}): { close(): Promise<void> } {
   const handle = serveStdio(fs.factory, {
-    transport: new AnsweringStdioTransport(),
+    transport: new AnsweringStdioTransport({ onHandshake: opts.onHandshake }),
     onerror: (err) => fs.ctx.log.warn({ err: err.message }, "stdio transport error"),
   });
   const stop = () => {
