@@ -35,6 +35,8 @@ export interface WebConfig {
   readonly mcpHttp: { readonly host: string; readonly port: number; readonly token: string | undefined } | undefined;
   /** Environment of the bundled MCP server children: the basics (PATH, HOME, …) and the exec settings. */
   readonly mcpEnv: Readonly<Record<string, string>>;
+  /** `DATABASE_URL`: threads, checkpoints and their owners in this Postgres database instead of `threads.sqlite`. */
+  readonly databaseUrl: string | undefined;
   /** `REDIS_URL`: the instances of a team deployment share events, Stop and approvals through it. */
   readonly redisUrl: string | undefined;
   /** `TEXTIDE_INSTANCE_ID` (default hostname:port): names this instance in Redis and in MCP session ids. */
@@ -73,6 +75,14 @@ const envSchema = z.object({
   MCP_HTTP_PORT: z.union([z.literal("off"), z.coerce.number().int().min(0).max(65_535)]).default(3001),
   MCP_HTTP_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   NODE_ENV: z.string().optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(
+      /^postgres(ql)?:\/\/\S+$/,
+      "must be a postgres:// or postgresql:// URL, e.g. postgres://textide@db:5432/textide",
+    )
+    .refine((url) => URL.canParse(url), "is not a valid URL (percent-encode special characters in the password)")
+    .optional(),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
@@ -124,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
         ? undefined
         : Object.freeze({ host: e.MCP_HTTP_HOST, port: e.MCP_HTTP_PORT, token: e.MCP_HTTP_TOKEN }),
     mcpEnv: Object.freeze(pickMcpEnv(env)),
+    databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     instanceId: e.TEXTIDE_INSTANCE_ID ?? `${hostname()}:${e.PORT === 0 ? process.pid : e.PORT}`,
     watch: e.TEXTIDE_WATCH === "on",

@@ -33,6 +33,8 @@ export async function startTextide(config: WebConfig, log: Logger, print: (text:
     projectRoot: config.projectRoot,
     generatedAssets: config.generatedAssets,
     dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    instanceId: config.instanceId,
     mcpServerBin: config.mcpServerBin,
     // system_open_file in the bundled MCP server calls back into this server.
     ideUrl: () => listening.url,

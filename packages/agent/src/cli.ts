@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import { randomUUID } from "node:crypto";
-import path from "node:path";
 import { createInterface } from "node:readline/promises";
 import type { AgentEvent } from "@textide/shared";
 import { createAgent, type RunResult } from "./agent.js";
-import { NodeSqliteSaver } from "./checkpoint/sqlite-saver.js";
+import { openThreadStore } from "./checkpoint/open-thread-store.js";
+import { threadTitleOf } from "./checkpoint/thread-store.js";
 import { CliUsageError, loadCliConfig, type CliConfig } from "./cli/config.js";
 import { McpHub } from "./mcp/hub.js";
 import { McpToolSet } from "./mcp/tools.js";
@@ -42,7 +42,8 @@ async function run(cfg: CliConfig): Promise<number> {
   const modelConfig = resolveModelConfig(cfg.env, cfg.model ? { model: cfg.model } : undefined);
   const model = createChatModel(modelConfig, { offline: () => new OfflinePlanner() });
   const hub = new McpHub(cfg.servers, log);
-  const checkpointer = NodeSqliteSaver.open(path.join(cfg.dataDir, "threads.sqlite"));
+  const store = openThreadStore({ dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl });
+  const { checkpointer } = store;
   const controller = new AbortController();
   process.once("SIGINT", () => controller.abort());
   try {
@@ -60,6 +61,9 @@ async function run(cfg: CliConfig): Promise<number> {
       ...(cfg.approve.length ? { approve: (name: string) => cfg.approve.includes(name) } : {}),
     });
     const threadId = cfg.threadId ?? randomUUID();
+    // The CLI is the single local user: its threads show in the web UI's loopback mode.
+    if (!(await store.claim(threadId, "local", threadTitleOf(cfg.request))))
+      throw new Error(`Thread ${threadId} belongs to another user.`);
     const onEvent = printer(cfg.json);
     let result: RunResult = await agent.run({ threadId, text: cfg.request, signal: controller.signal, onEvent });
     while (result.stopReason === "awaiting_approval" && result.approval) {
@@ -81,7 +85,7 @@ async function run(cfg: CliConfig): Promise<number> {
     return result.stopReason === "done" ? 0 : result.stopReason === "cancelled" ? 130 : 1;
   } finally {
     await hub.close();
-    checkpointer.close();
+    await store.close();
   }
 }
 

@@ -15,6 +15,16 @@ export { McpToolError, isMcpToolError, type McpErrorClass } from "./mcp/errors.j
 export { toTrace } from "./trace.js";
 export { NodeSqliteSaver, type ThreadSummary } from "./checkpoint/sqlite-saver.js";
 export {
+  isThreadStoreUnavailable,
+  threadTitleOf,
+  type RunState,
+  type StoredThread,
+  type ThreadStore,
+} from "./checkpoint/thread-store.js";
+export { openThreadStore, type ThreadStoreOptions } from "./checkpoint/open-thread-store.js";
+export { SqliteThreadStore } from "./checkpoint/sqlite-thread-store.js";
+export { PostgresThreadStore, type PostgresThreadStoreOptions } from "./checkpoint/postgres-thread-store.js";
+export {
   resolveModelConfig,
   describeModel,
   redactModelConfig,

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import path from "node:path";
-import { createAgent, NodeSqliteSaver, type AgentLogger, type ServerSpec, type ServerStatus } from "@textide/agent";
+import { createAgent, threadTitleOf, type AgentLogger, type ServerSpec, type ServerStatus } from "@textide/agent";
 import type { AgentEvent, ModelInfo, ThreadSummary, TraceMessage } from "@textide/shared";
 import { runtimeError } from "../errors.js";
 import { silentLogger, type Logger } from "../log.js";
@@ -9,6 +10,7 @@ import { createBundledAgent } from "./bundled-agent.js";
 import { chooseModel, type RuntimeModel } from "./model.js";
 import { RunBook, type RunHandle } from "./runs.js";
 import { threadTitle } from "./thread-title.js";
+import { openThreadStore, storeGuard, type RunState, type ThreadStore } from "./thread-store.js";
 
 export { BUNDLED_SERVER } from "./bundled-agent.js";
 export type { RuntimeModel } from "./model.js";
@@ -17,8 +19,15 @@ export type { RunHandle } from "./runs.js";
 export interface AgentRuntimeDeps {
   projectRoot: string;
   generatedAssets: string;
-  /** `threads.sqlite` and `exec-audit.jsonl` go here. */
+  /** `threads.sqlite` (without `databaseUrl`) and `exec-audit.jsonl` go here. */
   dataDir: string;
+  /** `DATABASE_URL`: threads, checkpoints and their owners live in this Postgres database instead of SQLite. */
+  databaseUrl?: string | undefined;
+  /**
+   * This instance's id in the thread store's run state (default the host name). Stable across restarts, so a
+   * restarted instance marks the runs it lost as interrupted.
+   */
+  instanceId?: string;
   /** The bundled MCP server's entry point (`apps/mcp-fs-server/dist/index.js`). */
   mcpServerBin?: string;
   /**
@@ -46,17 +55,41 @@ export interface AgentRuntimeDeps {
   log?: Logger;
 }
 
+/** The user of loopback single-user mode, who owns every thread there. */
+export const LOCAL_USER = "local";
+
+/**
+ * `user` is the signed-in user ("local" in loopback single-user mode). A thread belongs to the user of its
+ * first run; for anyone else it does not exist (not listed, `not_found` when read, continued or approved, and
+ * its runs cannot be cancelled).
+ */
 export interface AgentRuntime {
   readonly model: ModelInfo;
   readonly approvalsEnabled: boolean;
   /** Starts a run (one at a time per thread); resolves once it has a run id, the run goes on streaming. */
-  start(input: { threadId?: string | undefined; text: string }, onEvent: (e: AgentEvent) => void): Promise<RunHandle>;
-  /** Aborts a run; false when no such run is active. */
-  cancel(runId: string): boolean;
+  start(
+    input: { threadId?: string | undefined; text: string },
+    onEvent: (e: AgentEvent) => void,
+    user?: string,
+  ): Promise<RunHandle>;
+  /** Aborts a run of this instance; false when no such run is active here or it is not `user`'s. */
+  cancel(runId: string, user?: string): boolean;
   /** Answers a thread's pending approval by resuming it as a new run. */
-  approve(threadId: string, decision: "approve" | "reject", onEvent: (e: AgentEvent) => void): Promise<RunHandle>;
-  threads(): Promise<ThreadSummary[]>;
-  history(threadId: string): Promise<TraceMessage[]>;
+  approve(
+    threadId: string,
+    decision: "approve" | "reject",
+    onEvent: (e: AgentEvent) => void,
+    user?: string,
+  ): Promise<RunHandle>;
+  /** `user`'s threads, newest first (one store query; titles are stored when a thread is created). */
+  threads(user?: string): Promise<ThreadSummary[]>;
+  /** The thread's messages; empty when there is no such thread. */
+  history(threadId: string, user?: string): Promise<TraceMessage[]>;
+  /**
+   * Marks the runs of a stopped instance interrupted (their threads can be continued with a new message);
+   * the thread ids. This instance does it for its own id when it starts.
+   */
+  markInterrupted(instanceId: string): Promise<string[]>;
   /** The MCP servers' connection state (empty before the first run starts them). */
   status(): ServerStatus[];
   /** Resolves when every active run has settled (tests, shutdown). */
@@ -73,7 +106,14 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
   };
   const toolTimeoutMs = deps.toolTimeoutMs ?? 60_000;
   const { chat, info, provider } = deps.model ?? chooseModel(deps.modelEnv ?? {});
-  const checkpointer = NodeSqliteSaver.open(path.join(deps.dataDir, "threads.sqlite"));
+  const instanceId = deps.instanceId ?? hostname();
+  const { run: guarded, noteDown } = storeGuard(log, deps.databaseUrl ? "postgres" : "sqlite");
+  const store: ThreadStore = openThreadStore({
+    dataDir: deps.dataDir,
+    databaseUrl: deps.databaseUrl,
+    onPoolError: noteDown,
+  });
+  const { checkpointer } = store;
   const approveTools = deps.approveTools ?? [];
   const options = {
     model: chat,
@@ -103,19 +143,58 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
   };
   // Started on first use, so that `ideUrl` can name the port the server ended up listening on.
   const bundled = createBundledAgent({ spec, options, agentLog, toolTimeoutMs, onStderr: deps.onMcpStderr, log });
-  const runs = new RunBook(log);
+  /** Run state writes per thread, in order, so a run's late "idle" never lands after the next run's "running". */
+  const marks = new Map<string, Promise<void>>();
+  const mark = (threadId: string, state: RunState): Promise<void> => {
+    const next = (marks.get(threadId) ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => guarded(() => store.markRun(threadId, state, instanceId)));
+    marks.set(threadId, next);
+    void next.then(
+      () => marks.get(threadId) === next && marks.delete(threadId),
+      () => marks.get(threadId) === next && marks.delete(threadId),
+    );
+    return next;
+  };
+  const runs = new RunBook(log, {
+    starting: (threadId) => mark(threadId, "running"),
+    // A failed write leaves the thread "running" until this instance restarts or is declared gone.
+    settled: (threadId) => mark(threadId, "idle").catch((err: unknown) => noteDown(err)),
+  });
   const ready = () => bundled.ready();
+
+  /** The store's tables, and this instance's runs lost to a crash marked interrupted; retried until it works. */
+  let opened: Promise<void> | undefined;
+  const storeReady = (): Promise<void> => {
+    opened ??= guarded(async () => {
+      const lost = await store.markInterrupted(instanceId);
+      if (lost.length) log.warn("runs cut off by the last stop of this instance are marked interrupted", { lost });
+    }).catch((err: unknown) => {
+      opened = undefined;
+      throw err;
+    });
+    return opened;
+  };
+  /** The thread's owner (undefined: no such thread), after the store is ready. */
+  const ownerOf = async (threadId: string): Promise<string | undefined> => {
+    await storeReady();
+    return guarded(() => store.ownerOf(threadId));
+  };
+  const noSuchThread = (threadId: string) => runtimeError("not_found", "thread", `No thread ${threadId}.`);
   let closing: Promise<void> | undefined;
 
   return {
     model: info,
     approvalsEnabled: approveTools.length > 0,
 
-    async start(input, onEvent) {
+    async start(input, onEvent, user = LOCAL_USER) {
+      await storeReady();
+      const threadId = input.threadId ?? randomUUID();
+      // The first run's user owns the thread; the claim is atomic, so of two racing first runs one wins.
+      if (!(await guarded(() => store.claim(threadId, user, threadTitleOf(input.text))))) throw noSuchThread(threadId);
       // A new message on a thread paused for approval would replace the paused request without a word.
-      const threadId = input.threadId;
-      if (threadId !== undefined && !runs.isBusy(threadId)) {
-        if (runs.isAwaitingApproval(threadId) || (await reader.pendingApproval(threadId))) {
+      if (input.threadId !== undefined && !runs.isBusy(threadId)) {
+        if (runs.isAwaitingApproval(threadId) || (await guarded(() => reader.pendingApproval(threadId)))) {
           throw runtimeError(
             "conflict",
             "approval",
@@ -123,33 +202,57 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
           );
         }
       }
-      return runs.launch(threadId ?? randomUUID(), ready, { text: input.text }, onEvent);
+      return runs.launch(threadId, ready, { text: input.text }, onEvent, user);
     },
 
-    cancel: (runId) => runs.cancel(runId),
+    cancel: (runId, user = LOCAL_USER) => runs.cancel(runId, user),
 
-    async approve(threadId, decision, onEvent) {
+    async approve(threadId, decision, onEvent, user = LOCAL_USER) {
       if (approveTools.length === 0) {
         throw runtimeError("bad_request", "agent", "Approvals are not configured (set TEXTIDE_APPROVE).");
       }
+      const owner = await ownerOf(threadId);
+      if (owner !== undefined && owner !== user) throw noSuchThread(threadId);
       // After a restart the pending approval is only in the checkpointer.
-      if (!runs.isAwaitingApproval(threadId) && !(await reader.pendingApproval(threadId))) {
+      if (
+        owner === undefined ||
+        (!runs.isAwaitingApproval(threadId) && !(await guarded(() => reader.pendingApproval(threadId))))
+      ) {
         throw runtimeError("not_found", "approval", `Thread ${threadId} has no pending approval.`);
       }
-      return runs.launch(threadId, ready, { resume: decision }, onEvent);
+      return runs.launch(threadId, ready, { resume: decision }, onEvent, user);
     },
 
-    async threads() {
+    async threads(user = LOCAL_USER) {
+      await storeReady();
+      const stored = await guarded(() => store.list(user));
       return Promise.all(
-        checkpointer.listThreads().map(async (t) => {
+        stored.map(async (t): Promise<ThreadSummary> => {
           const runId = runs.runIdOf(t.threadId);
-          const title = threadTitle(await reader.history(t.threadId));
-          return { threadId: t.threadId, title, updatedAt: t.updatedAt, ...(runId ? { runId } : {}) };
+          let title = t.title;
+          if (title === undefined) {
+            // Threads from before the metadata table: read the history once and keep the title.
+            title = threadTitle(await guarded(() => reader.history(t.threadId)));
+            await guarded(() => store.setTitle(t.threadId, title!));
+          }
+          const state = runId ? "running" : t.state;
+          return { threadId: t.threadId, title, updatedAt: t.updatedAt, state, ...(runId ? { runId } : {}) };
         }),
       );
     },
 
-    history: (threadId) => reader.history(threadId),
+    async history(threadId, user = LOCAL_USER) {
+      const owner = await ownerOf(threadId);
+      if (owner === undefined) return [];
+      if (owner !== user) throw noSuchThread(threadId);
+      return guarded(() => reader.history(threadId));
+    },
+
+    async markInterrupted(id) {
+      await storeReady();
+      return guarded(() => store.markInterrupted(id));
+    },
+
     status: () => bundled.status(),
     idle: () => runs.idle(),
 
@@ -157,7 +260,8 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
       closing ??= (async () => {
         await runs.close();
         await bundled.close();
-        checkpointer.close();
+        await Promise.allSettled(marks.values());
+        await store.close();
       })();
       return closing;
     },

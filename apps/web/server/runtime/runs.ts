@@ -10,18 +10,32 @@ export interface RunHandle {
 
 export type RunInput = { text: string } | { resume: "approve" | "reject" };
 
+/** What the thread store hears about runs (the run state other instances and restarts see). */
+export interface RunHooks {
+  /** Before the run begins; a failure refuses the run. */
+  starting(threadId: string): Promise<void>;
+  /** Once the run has settled, whichever way; the run's `done` waits for it. */
+  settled(threadId: string): Promise<void>;
+}
+
 /**
  * Which thread has a run under way (one at a time per thread), which runs can be cancelled, and which
  * threads wait for an approval.
  */
 export class RunBook {
-  private readonly runs = new Map<string, { threadId: string; controller: AbortController; done: Promise<void> }>();
+  private readonly runs = new Map<
+    string,
+    { threadId: string; owner: string; controller: AbortController; done: Promise<void> }
+  >();
   /** threadId → runId (or "" while the run is starting). */
   private readonly busy = new Map<string, string>();
   private readonly awaitingApproval = new Set<string>();
   private closed = false;
 
-  constructor(private readonly log: Logger) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly hooks?: RunHooks,
+  ) {}
 
   isBusy(threadId: string): boolean {
     return this.busy.has(threadId);
@@ -37,12 +51,16 @@ export class RunBook {
     return this.awaitingApproval.has(threadId);
   }
 
-  /** Starts a run on the agent `ready` gives; resolves once it has a run id, the run goes on streaming. */
+  /**
+   * Starts a run on the agent `ready` gives for `owner` (who alone may cancel it); resolves once it has a run
+   * id, the run goes on streaming.
+   */
   async launch(
     threadId: string,
     ready: () => Promise<Agent>,
     input: RunInput,
     onEvent: (e: AgentEvent) => void,
+    owner = "local",
   ): Promise<RunHandle> {
     if (this.closed) throw runtimeError("unavailable", "agent", "The agent runtime is shutting down.");
     if (this.busy.has(threadId))
@@ -51,6 +69,7 @@ export class RunBook {
     let agent: Agent;
     try {
       agent = await ready();
+      await this.hooks?.starting(threadId);
     } catch (err) {
       this.busy.delete(threadId);
       if (isAppError(err)) throw err;
@@ -63,7 +82,7 @@ export class RunBook {
         if (!started && e.type === "run_started") {
           started = true;
           this.busy.set(threadId, e.runId);
-          this.runs.set(e.runId, { threadId, controller, done });
+          this.runs.set(e.runId, { threadId, owner, controller, done });
           resolve({ runId: e.runId, threadId });
         }
         if (e.type === "final") {
@@ -92,14 +111,15 @@ export class RunBook {
           const runId = this.busy.get(threadId);
           if (runId) this.runs.delete(runId);
           this.busy.delete(threadId);
+          return this.hooks?.settled(threadId);
         });
     });
   }
 
-  /** Aborts a run; false when no such run is active. */
-  cancel(runId: string): boolean {
+  /** Aborts a run; false when no such run is active or it is not `owner`'s. */
+  cancel(runId: string, owner = "local"): boolean {
     const run = this.runs.get(runId);
-    if (!run) return false;
+    if (!run || run.owner !== owner) return false;
     run.controller.abort();
     return true;
   }

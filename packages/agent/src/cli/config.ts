@@ -26,6 +26,8 @@ export interface CliConfig {
   /** The bundled server plus any from --mcp-config. */
   servers: Record<string, ServerSpec>;
   dataDir: string;
+  /** `DATABASE_URL`: threads in this Postgres database (as the web server's) instead of `<dataDir>/threads.sqlite`. */
+  databaseUrl: string | undefined;
   toolTimeoutMs: number;
   env: Record<string, string | undefined>;
 }
@@ -87,6 +89,9 @@ export function loadCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
       if (name !== "textide") servers[name] = spec;
     }
   }
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/\S+$/.test(databaseUrl))
+    throw new CliUsageError("DATABASE_URL must be a postgres:// or postgresql:// URL.");
   const timeoutSec = Number(env.MCP_TIMEOUT_SEC ?? 60);
   if (!(timeoutSec > 0)) throw new CliUsageError("MCP_TIMEOUT_SEC must be a positive number of seconds.");
   return {
@@ -99,6 +104,7 @@ export function loadCliConfig(argv: string[], env: NodeJS.ProcessEnv): CliConfig
     approve: values.approve ?? [],
     servers,
     dataDir,
+    databaseUrl,
     toolTimeoutMs: timeoutSec * 1000,
     env: { ...env },
   };

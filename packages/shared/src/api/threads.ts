@@ -7,6 +7,11 @@ export interface ThreadSummary {
   updatedAt: string;
   /** Set while a run of this thread is under way. */
   runId?: string;
+  /**
+   * Its last run: under way (on any instance), finished, or cut off when the instance running it stopped
+   * (send a new message to continue from the last saved step). Absent from servers without the thread store.
+   */
+  state?: "running" | "idle" | "interrupted";
 }
 
 export interface ThreadsResponse {
