@@ -74,7 +74,9 @@ const userTexts = async (rt: AgentRuntime, threadId: string, user: string) =>
   (await rt.history(threadId, user)).filter((m) => m.role === "user").map((m) => m.content);
 
 /** A TCP hop to Postgres that a test can cut, so one runtime loses its database as a crashed host would. */
-async function cuttableLink(port: number): Promise<{ url: string; cut(): void; close(): Promise<void> }> {
+async function cuttableLink(
+  port: number,
+): Promise<{ url: string; cut(): void; restore(): void; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   let cut = false;
   const server: Server = createServer((inbound) => {
@@ -95,6 +97,9 @@ async function cuttableLink(port: number): Promise<{ url: string; cut(): void; c
     cut() {
       cut = true;
       for (const s of sockets) s.destroy();
+    },
+    restore() {
+      cut = false;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -213,6 +218,28 @@ describe.skipIf(skip)("threads on Postgres", () => {
       expect(await rt.markInterrupted("host-gone")).toEqual([]);
     } finally {
       await store.close();
+    }
+  }, 60_000);
+
+  it("ends a run that loses its database with a clear error; the thread is idle again once it answers", async () => {
+    const link = await cuttableLink(pg.port);
+    try {
+      const rt = instance("pg-lost", { databaseUrl: link.url });
+      const { threadId } = await runToEnd(rt, LIST, "hal");
+      const saved = await rt.history(threadId, "hal");
+      // Cut as the run starts: its next checkpoint write and its "idle" at the end both fail.
+      const cut = await runToEnd(rt, LIST, "hal", threadId, (e) => {
+        if (e.type === "run_started") link.cut();
+      });
+      expect(cut.final).toMatchObject({ type: "error", code: "unavailable:thread" });
+      expect(cut.final.type === "error" && cut.final.message).toMatch(/thread database is not reachable/);
+      await rt.idle();
+      link.restore();
+      await expect.poll(async () => (await rt.threads("hal")).find((t) => t.threadId === threadId)?.state).toBe("idle");
+      expect(await rt.history(threadId, "hal")).toEqual(saved);
+    } finally {
+      link.cut();
+      await link.close();
     }
   }, 60_000);
 

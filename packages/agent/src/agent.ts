@@ -4,6 +4,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { Command, GraphRecursionError, MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { errorCode, type AgentEvent, type ModelInfo, type TraceMessage } from "@textide/shared";
+import { isThreadStoreUnavailable, THREAD_DB_DOWN } from "./checkpoint/thread-store.js";
 import { buildGraph, type ApprovalDecision, type ApprovalRequest, type GraphEvent } from "./graph.js";
 import type { ModelProvider } from "./models/config.js";
 import { SYSTEM_PROMPT } from "./prompts.js";
@@ -173,7 +174,10 @@ export function createAgent(opts: AgentOptions): Agent {
         else if (input.signal?.aborted) stopReason = "cancelled";
         else {
           const message = (err as Error).message;
-          emit({ type: "error", ...ids, code: errorCode("internal", "agent"), message });
+          // The checkpointer lost its database mid-run: say so in words, not as the driver's message.
+          if (isThreadStoreUnavailable(err))
+            emit({ type: "error", ...ids, code: errorCode("unavailable", "thread"), message: THREAD_DB_DOWN });
+          else emit({ type: "error", ...ids, code: errorCode("internal", "agent"), message });
           log.warn({ runId, err: message }, "agent run failed");
           throw err;
         }

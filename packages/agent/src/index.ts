@@ -16,6 +16,7 @@ export { toTrace } from "./trace.js";
 export { NodeSqliteSaver, type ThreadSummary } from "./checkpoint/sqlite-saver.js";
 export {
   isThreadStoreUnavailable,
+  THREAD_DB_DOWN,
   threadTitleOf,
   type RunState,
   type StoredThread,

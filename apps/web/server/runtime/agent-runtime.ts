@@ -159,13 +159,19 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
   const runs = new RunBook(log, {
     starting: (threadId) => mark(threadId, "running"),
     // A failed write leaves the thread "running" until this instance restarts or is declared gone.
-    settled: (threadId) => mark(threadId, "idle").catch((err: unknown) => noteDown(err)),
+    settled: (threadId) =>
+      mark(threadId, "idle").catch((err: unknown) => {
+        unsettled.add(threadId);
+        noteDown(err);
+      }),
   });
+  /** Threads whose run ended while the database was away: their "idle" is written once it answers again. */
+  const unsettled = new Set<string>();
   const ready = () => bundled.ready();
 
   /** The store's tables, and this instance's runs lost to a crash marked interrupted; retried until it works. */
   let opened: Promise<void> | undefined;
-  const storeReady = (): Promise<void> => {
+  const storeReady = async (): Promise<void> => {
     opened ??= guarded(async () => {
       const lost = await store.markInterrupted(instanceId);
       if (lost.length) log.warn("runs cut off by the last stop of this instance are marked interrupted", { lost });
@@ -173,7 +179,12 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
       opened = undefined;
       throw err;
     });
-    return opened;
+    await opened;
+    for (const threadId of unsettled) {
+      unsettled.delete(threadId);
+      // A run under way again on this thread writes its own state.
+      if (!runs.isBusy(threadId)) void mark(threadId, "idle").catch(() => unsettled.add(threadId));
+    }
   };
   /** The thread's owner (undefined: no such thread), after the store is ready. */
   const ownerOf = async (threadId: string): Promise<string | undefined> => {

@@ -1,4 +1,4 @@
-import type { Agent, RunResult } from "@textide/agent";
+import { isThreadStoreUnavailable, THREAD_DB_DOWN, type Agent, type RunResult } from "@textide/agent";
 import type { AgentEvent } from "@textide/shared";
 import { isAppError, runtimeError } from "../errors.js";
 import type { Logger } from "../log.js";
@@ -104,7 +104,10 @@ export class RunBook {
           },
           (err: unknown) => {
             this.log.warn("agent run failed", { threadId, err: String(err) });
-            if (!started) reject(runtimeError("internal", "agent", (err as Error).message, err));
+            if (started) return;
+            // Reading the thread before the run could start failed on the thread database.
+            if (isThreadStoreUnavailable(err)) reject(runtimeError("unavailable", "thread", THREAD_DB_DOWN, err));
+            else reject(runtimeError("internal", "agent", (err as Error).message, err));
           },
         )
         .finally(() => {

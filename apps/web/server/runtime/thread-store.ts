@@ -1,13 +1,8 @@
-import { isThreadStoreUnavailable } from "@textide/agent";
+import { isThreadStoreUnavailable, THREAD_DB_DOWN } from "@textide/agent";
 import { isAppError, runtimeError } from "../errors.js";
 import type { Logger } from "../log.js";
 
 export { openThreadStore, type RunState, type StoredThread, type ThreadStore } from "@textide/agent";
-
-/** What people see while Postgres is away. */
-export const THREAD_DB_DOWN =
-  "The thread database is not reachable right now. Conversations saved so far are kept; try again in a moment " +
-  "(the server reconnects by itself once the database is back).";
 
 /**
  * Runs store calls and turns connection failures into one clear `unavailable` error, logging one line per

@@ -3,6 +3,11 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 /** Where a thread's last run stands: under way, finished (or never started), or cut off by a dead instance. */
 export type RunState = "running" | "idle" | "interrupted";
 
+/** What people see while the thread database (Postgres) is away. */
+export const THREAD_DB_DOWN =
+  "The thread database is not reachable right now. Conversations saved so far are kept; try again in a moment " +
+  "(the server reconnects by itself once the database is back).";
+
 const TITLE_MAX = 80;
 
 /** A thread's title in the list: its first request, shortened. */
