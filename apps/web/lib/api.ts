@@ -37,6 +37,14 @@ export class ApiError extends Error {
 /** fetch + JSON; a non-2xx answer throws ApiError with the server's `{error: {code, message}}`. */
 export async function call<T>(input: string, init?: RequestInit): Promise<T> {
   const res = await fetch(input, init);
+  // A team server's session ended (expired, or signed out in another tab): back to the sign-in page.
+  if (
+    res.status === 401 &&
+    res.headers.get("www-authenticate")?.startsWith("Cookie") &&
+    !input.startsWith("/api/auth/")
+  ) {
+    window.location.assign(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
+  }
   const body = (await res.json().catch(() => ({}))) as unknown;
   if (!res.ok) {
     const err = (body as { error?: { code?: string; message?: string } & Record<string, unknown> }).error ?? {};

@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from "node:stream";
 import type { FileChangedEvent, HealthResponse, Surface } from "@textide/shared";
 import { removeStaleTemps, type PathPolicy } from "@textide/shared/node";
+import { LOCAL_USER, localMe, noSignIn, rememberUser, userOf, type Auth } from "./auth/auth.js";
+import type { WebAuditLog } from "./auth/audit.js";
 import type { WebConfig } from "./config.js";
 import { createBroadcast } from "./broadcast.js";
 import type { Cluster } from "./cluster/cluster.js";
@@ -36,6 +38,13 @@ export interface WebServerDeps {
   ui?: UiHandler;
   /** Team deployment: the other instances, through Redis (events, Stop, approvals, file changes). */
   cluster?: Cluster;
+  /**
+   * Sign-in (team mode): every `/api/*` route but health and `/api/auth/*`, the socket.io handshake and the
+   * pages need a signed-in user. Without it the server is single-user and everybody is "local".
+   */
+  auth?: Auth;
+  /** Where runs started are recorded with their user (`audit.jsonl`). */
+  audit?: WebAuditLog;
 }
 
 export interface UiHandler {
@@ -63,6 +72,13 @@ function isServerPath(target: string): boolean {
   return target.startsWith("/api/") || target === "/api" || target.startsWith("/socket.io");
 }
 
+/** Pages a signed-out browser may load: the sign-in page and what it is built from. */
+function isPublicPage(pathname: string): boolean {
+  return (
+    pathname === "/sign-in" || pathname.startsWith("/_next/") || pathname === "/icon.svg" || pathname === "/favicon.ico"
+  );
+}
+
 /** The web server: REST file API under `/api/`, socket.io at `/socket.io`, the UI, and the workspace watcher. */
 export function createWebServer({
   config,
@@ -72,6 +88,8 @@ export function createWebServer({
   calls,
   ui,
   cluster,
+  auth,
+  audit,
 }: WebServerDeps): WebServer {
   const allowedHosts = allowedHostnames(config.host, config.allowedHosts);
   const server = createServer();
@@ -79,7 +97,7 @@ export function createWebServer({
   // requests outside /socket.io/. Added after it, this listener also answered engine.io's polling
   // requests (404), and engine.io's own reply then threw ERR_HTTP_HEADERS_SENT.
   server.on("request", (req: IncomingMessage, res: ServerResponse) => respond(req, res));
-  const io = createIo(server, { allowedHosts });
+  const io = createIo(server, { allowedHosts, ...(auth ? { identify: (req) => auth.identify(req) } : {}) });
   const broadcast = createBroadcast(io, cluster);
   const files = { policy };
   const fileIndex = createFileIndex(policy, {
@@ -120,11 +138,16 @@ export function createWebServer({
     "/api/open-file": {
       POST: (_url, req, res) => postOpenFile({ policy, broadcast, token: config.ideToken }, req, res),
     },
+    "/api/auth/me": {
+      GET: (_url, req, res) => (auth ? auth.me(req, res) : localMe(res)),
+    },
+    "/api/auth/sign-in": { POST: (_url, req, res) => (auth ? auth.signIn(req, res) : noSignIn()) },
+    "/api/auth/sign-out": { POST: (_url, req, res) => (auth ? auth.signOut(req, res) : noSignIn()) },
   };
   if (runtime) {
-    routes["/api/threads"] = { GET: (_url, _req, res) => getThreads(runtime, res) };
+    routes["/api/threads"] = { GET: (_url, req, res) => getThreads(runtime, userOf(req), res) };
     routes["/api/model"] = { GET: (_url, _req, res) => getModel(runtime, res) };
-    registerAgentHandlers(io, runtime, broadcast, log, undefined, cluster);
+    registerAgentHandlers(io, runtime, broadcast, log, audit, cluster);
   }
   const stopCalls = calls?.onCall((call) => broadcast.mcpCall(call));
   if (calls) routes["/api/mcp-calls"] = { GET: (_url, _req, res) => getMcpCalls(calls, res) };
@@ -146,9 +169,18 @@ export function createWebServer({
     if (ui && !isServerPath(url.pathname)) {
       // Pages never change files: the Host check alone stops DNS rebinding from reading them.
       checkHostAndOrigin(req, allowedHosts, false);
+      if (auth && !isPublicPage(url.pathname) && auth.identify(req) === undefined) {
+        const next = encodeURIComponent(url.pathname + url.search);
+        res.writeHead(302, { location: `/sign-in?next=${next}`, "cache-control": "no-store" });
+        res.end();
+        return;
+      }
       return ui.handle(req, res);
     }
     checkHostAndOrigin(req, allowedHosts, MUTATING.has(method));
+    if (url.pathname !== "/api/health" && !url.pathname.startsWith("/api/auth/")) {
+      rememberUser(req, auth ? auth.require(req) : LOCAL_USER);
+    }
     const threadId = runtime && /^\/api\/threads\/([^/]+)$/.exec(url.pathname)?.[1];
     if (threadId) {
       if (method !== "GET") {
@@ -157,7 +189,7 @@ export function createWebServer({
           headers: { allow: "GET" },
         });
       }
-      return getThread(runtime, threadId, res);
+      return getThread(runtime, threadId, userOf(req), res);
     }
     const route = routes[url.pathname];
     if (!route) throw new AppError(404, "not_found", `No route ${url.pathname}.`, { surface: "api" });

@@ -46,6 +46,23 @@ export interface WebConfig {
    * network disk whose changes this host's kernel does not report). Default on.
    */
   readonly watch: boolean;
+  /**
+   * Sign-in (issue 16): set when the server listens beyond loopback or a users file / trusted user header is
+   * configured; undefined for the loopback single-user mode, where everybody is the user "local".
+   */
+  readonly team: TeamAuthConfig | undefined;
+}
+
+/** Who may use a team deployment and how their sign-in is kept. */
+export interface TeamAuthConfig {
+  /** `TEXTIDE_USERS_FILE`: users with scrypt-hashed secrets (and hashed MCP tokens). */
+  readonly usersFile: string | undefined;
+  /** `TEXTIDE_SESSION_SECRET`: the session cookie's HMAC key, the same on every instance. */
+  readonly sessionSecret: string;
+  /** `TEXTIDE_TRUSTED_USER_HEADER`, e.g. X-Forwarded-User, believed only from `trustedProxies`. */
+  readonly trustedUserHeader: string | undefined;
+  /** `TEXTIDE_TRUSTED_PROXIES`: comma-separated addresses of the proxies in front of this server. */
+  readonly trustedProxies: readonly string[];
 }
 
 /** Model variables the agent understands; only these are passed on. */
@@ -92,6 +109,16 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9._:-]{1,64}$/, "must be 1–64 letters, digits, '.', '_', ':' or '-'")
     .optional(),
   TEXTIDE_WATCH: z.enum(["on", "off"]).default("on"),
+  TEXTIDE_USERS_FILE: z.string().min(1).optional(),
+  TEXTIDE_SESSION_SECRET: z
+    .string()
+    .min(32, "must be at least 32 characters (e.g. `openssl rand -base64 48`)")
+    .optional(),
+  TEXTIDE_TRUSTED_USER_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, "must be a header name such as X-Forwarded-User")
+    .optional(),
+  TEXTIDE_TRUSTED_PROXIES: z.string().optional(),
 });
 
 /** The only reader of `process.env` in apps/web/server. Throws with every invalid variable named. */
@@ -138,6 +165,38 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     redisUrl: e.REDIS_URL,
     instanceId: e.TEXTIDE_INSTANCE_ID ?? `${hostname()}:${e.PORT === 0 ? process.pid : e.PORT}`,
     watch: e.TEXTIDE_WATCH === "on",
+    team: teamAuth(e, list(e.TEXTIDE_TRUSTED_PROXIES), cwd),
+  });
+}
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "::1", "localhost"]);
+
+/** Team mode's settings, or undefined on loopback with none of them; throws one line saying what to set. */
+function teamAuth(e: z.infer<typeof envSchema>, trustedProxies: string[], cwd: string): TeamAuthConfig | undefined {
+  const beyondLoopback = !LOOPBACK_HOSTS.has(e.HOST.toLowerCase());
+  if (!beyondLoopback && e.TEXTIDE_USERS_FILE === undefined && e.TEXTIDE_TRUSTED_USER_HEADER === undefined) {
+    return undefined;
+  }
+  if (e.TEXTIDE_USERS_FILE === undefined && e.TEXTIDE_TRUSTED_USER_HEADER === undefined) {
+    throw new Error(
+      `textide refuses to listen on HOST=${e.HOST} without sign-in: set TEXTIDE_USERS_FILE (see docs/DEPLOY.md, "Users and sign-in") or TEXTIDE_TRUSTED_USER_HEADER with TEXTIDE_TRUSTED_PROXIES, and TEXTIDE_SESSION_SECRET — or listen on HOST=127.0.0.1.`,
+    );
+  }
+  if (e.TEXTIDE_SESSION_SECRET === undefined) {
+    throw new Error(
+      "Sign-in needs TEXTIDE_SESSION_SECRET (at least 32 random characters, the same on every instance), e.g. `openssl rand -base64 48`.",
+    );
+  }
+  if (e.TEXTIDE_TRUSTED_USER_HEADER !== undefined && trustedProxies.length === 0) {
+    throw new Error(
+      "TEXTIDE_TRUSTED_USER_HEADER is believed only from the proxies in TEXTIDE_TRUSTED_PROXIES (comma-separated addresses); set it.",
+    );
+  }
+  return Object.freeze({
+    usersFile: e.TEXTIDE_USERS_FILE === undefined ? undefined : path.resolve(cwd, e.TEXTIDE_USERS_FILE),
+    sessionSecret: e.TEXTIDE_SESSION_SECRET,
+    trustedUserHeader: e.TEXTIDE_TRUSTED_USER_HEADER,
+    trustedProxies: Object.freeze(trustedProxies),
   });
 }
 

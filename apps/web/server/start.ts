@@ -4,6 +4,8 @@ import { ROOT } from "@textide/shared";
 import { PathPolicy, resolveRoots } from "@textide/shared/node";
 import { createWebServer } from "./app.js";
 import { startCluster } from "./cluster/cluster.js";
+import { createWebAuditLog } from "./auth/audit.js";
+import { teamAuth } from "./auth/from-config.js";
 import type { WebConfig } from "./config.js";
 import type { Logger } from "./log.js";
 import { McpCallLog } from "./mcp/call-log.js";
@@ -46,6 +48,8 @@ export async function startTextide(config: WebConfig, log: Logger, print: (text:
     approveTools: config.approveTools,
     log,
   });
+  const audit = createWebAuditLog(config.dataDir, log);
+  const team = teamAuth(config.team, audit);
   const cluster =
     config.redisUrl === undefined
       ? undefined
@@ -66,6 +70,8 @@ export async function startTextide(config: WebConfig, log: Logger, print: (text:
   });
   await new Promise<void>((resolve, reject) => {
     app.server.once("error", reject);
+    audit,
+    ...(team ? { auth: team.auth } : {}),
     app.server.listen(config.port, config.host, () => resolve());
   });
   const address = app.server.address();
@@ -78,6 +84,7 @@ export async function startTextide(config: WebConfig, log: Logger, print: (text:
   const mcpHttp =
     config.mcpHttp &&
     startMcpHttpChild({
+  if (team) print(team.describe);
       bin: config.mcpServerBin,
       projectRoot: config.projectRoot,
       generatedAssets: config.generatedAssets,
@@ -90,6 +97,8 @@ export async function startTextide(config: WebConfig, log: Logger, print: (text:
       env: config.mcpEnv,
       logLevel: config.mcpLogLevel,
       calls,
+      // Each user's own MCP token (hashed), so the exec audit log names who ran what.
+      userTokens: team?.mcpUserTokens ?? [],
       log,
     });
   if (mcpHttp) {

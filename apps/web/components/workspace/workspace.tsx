@@ -13,6 +13,7 @@ import { useBatchedSocketEvent, useSocketConnected, useSocketEvent } from "@/hoo
 import { iconOf } from "@/lib/file-kind";
 import { isAtOrBelow, movedPath } from "@/lib/paths";
 import { baseName, isGenerated } from "@/lib/types";
+import { UserBadge } from "./user-badge";
 
 interface Tab {
   /** Stable across renames, so a renamed file's editor (and its unsaved edits) stays mounted. */
@@ -202,6 +203,7 @@ export function Workspace(): ReactNode {
           {connected ? "● live" : "○ offline"}
         </span>
         <span className="spacer" />
+        <UserBadge />
         <button type="button" onClick={toggleConsole} aria-pressed={consoleOpen} title="MCP call log (Ctrl+`)">
           Console
         </button>

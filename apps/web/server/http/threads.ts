@@ -14,13 +14,18 @@ export const CONFIGURE_HINT =
 /** Thread ids are ours (UUIDs) or the client's; keep them to a sane, printable shape. */
 const THREAD_ID = /^[\w.:-]{1,200}$/;
 
-/** `GET /api/threads`: every stored thread, newest first, titled by its first request. */
-export async function getThreads(runtime: AgentRuntime, res: ServerResponse): Promise<void> {
-  sendJson(res, 200, { threads: await runtime.threads() } satisfies ThreadsResponse);
+/** `GET /api/threads`: the signed-in user's threads, newest first, titled by their first request. */
+export async function getThreads(runtime: AgentRuntime, user: string, res: ServerResponse): Promise<void> {
+  sendJson(res, 200, { threads: await runtime.threads(user) } satisfies ThreadsResponse);
 }
 
-/** `GET /api/threads/:id`: the thread's messages as a provider-neutral trace. */
-export async function getThread(runtime: AgentRuntime, encodedId: string, res: ServerResponse): Promise<void> {
+/** `GET /api/threads/:id`: the thread's messages as a provider-neutral trace; another user's thread is a 404. */
+export async function getThread(
+  runtime: AgentRuntime,
+  encodedId: string,
+  user: string,
+  res: ServerResponse,
+): Promise<void> {
   let threadId: string;
   try {
     threadId = decodeURIComponent(encodedId);
@@ -28,7 +33,7 @@ export async function getThread(runtime: AgentRuntime, encodedId: string, res: S
     threadId = "";
   }
   if (!THREAD_ID.test(threadId)) throw new AppError(400, "bad_request", "Invalid thread id.");
-  const messages = await runtime.history(threadId);
+  const messages = await runtime.history(threadId, user);
   if (!messages.some((m) => m.role !== "system")) throw new AppError(404, "not_found", `No thread ${threadId}.`);
   sendJson(res, 200, { threadId, messages } satisfies ThreadResponse);
 }

@@ -1,3 +1,4 @@
+import type { UserToken } from "../auth/user-token.js";
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Logger } from "../log.js";
 import type { McpCallLog } from "./call-log.js";
@@ -14,6 +15,8 @@ export interface McpHttpChildOptions {
   /** 0: any free port on the first start; restarts reuse the port it got, so the printed URL stays valid. */
   port: number;
   token: string;
+  /** Users' own MCP tokens (SHA-256 hex), accepted beside `token`; their calls are audited with the user. */
+  userTokens?: readonly UserToken[];
   /** This web server, for `system_open_file`. */
   ideUrl: string;
   ideToken?: string | undefined;
@@ -72,7 +75,7 @@ export function startMcpHttpChild(opts: McpHttpChildOptions): McpHttpChild {
         env: opts.env,
         logLevel: childLogLevel(opts.logLevel),
       },
-      { host: opts.host, port, token: opts.token },
+      { host: opts.host, port, token: opts.token, userTokens: opts.userTokens ?? [] },
     );
     const proc = spawn(cmd.command, cmd.args, {
       env: cmd.env,

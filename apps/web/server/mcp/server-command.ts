@@ -2,6 +2,7 @@
  * The one builder of the bundled MCP server's command line and environment, for both of its children:
  * the agent's (stdio) and the one external clients reach (Streamable HTTP).
  */
+import type { UserToken } from "../auth/user-token.js";
 
 /**
  * Variables passed on to the bundled MCP server (its config module reads them); the children inherit
@@ -52,6 +53,8 @@ export interface McpHttpListen {
   host: string;
   port: number;
   token: string;
+  /** Per-user tokens (SHA-256 hex) the server also accepts, naming the user in its audit log. */
+  userTokens?: readonly UserToken[];
 }
 
 export interface McpServerCommand {
@@ -80,6 +83,7 @@ export function mcpServerCommand(s: McpServerSettings, http?: McpHttpListen): Mc
       ...s.env,
       LOG_LEVEL: s.logLevel,
       ...(http ? { MCP_HTTP_TOKEN: http.token } : {}),
+      ...(http?.userTokens?.length ? { MCP_HTTP_USER_TOKENS: JSON.stringify(http.userTokens) } : {}),
       ...(s.ideToken ? { TEXTIDE_IDE_TOKEN: s.ideToken } : {}),
     },
   };

@@ -18,7 +18,8 @@ import type { Logger } from "../log.js";
 import { isAppError, runtimeError } from "../errors.js";
 import type { AgentRuntime } from "../runtime/agent-runtime.js";
 import type { Cluster } from "../cluster/cluster.js";
-import type { Io } from "./io.js";
+import type { WebAuditLog } from "../auth/audit.js";
+import { socketUser, type Io } from "./io.js";
 
 type AgentSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
@@ -44,19 +45,18 @@ export function registerAgentHandlers(
   runtime: AgentRuntime,
   broadcast: Broadcast,
   log: Logger,
-  _audit?: unknown,
+  audit?: WebAuditLog,
   cluster?: Cluster,
 ): void {
   // Stop clicked in a window of another instance reaches the instance that runs the request.
   cluster?.onCancelRequest((runId) => runtime.cancel(runId));
-
   /** Broadcasts a run's events, the asking socket following the run's thread before the first one. */
   const eventsFor = (socket: AgentSocket) => {
     let following = false;
     return (e: AgentEvent): void => {
       if (!following) followThread(socket, e.threadId);
       following = true;
-      broadcast.agentEvent(e);
+      broadcast.agentEvent(e, socketUser(socket));
     };
   };
 
@@ -92,10 +92,15 @@ export function registerAgentHandlers(
 
   io.on("connection", (raw) => {
     const socket = raw as unknown as AgentSocket;
-    handle(socket, SOCKET_EVENTS.agentRun, agentRunRequest, (p) => runtime.start(p, eventsFor(socket)));
+    const user = socketUser(socket);
+    handle(socket, SOCKET_EVENTS.agentRun, agentRunRequest, async (p) => {
+      const run = await runtime.start(p, eventsFor(socket), user);
+      audit?.record({ kind: "run", user, threadId: run.threadId, runId: run.runId });
+      return run;
+    });
     handle(socket, SOCKET_EVENTS.agentCancel, agentCancelRequest, async ({ runId }) => {
       await Promise.resolve();
-      if (!runtime.cancel(runId) && !(await cluster?.cancelElsewhere(runId))) {
+      if (!runtime.cancel(runId, user) && !(await cluster?.cancelElsewhere(runId))) {
         throw runtimeError("not_found", "run", `No active run ${runId}.`);
       }
       return { runId };
@@ -108,13 +113,16 @@ export function registerAgentHandlers(
         if (e.type === "final" || e.type === "error") release();
         events(e);
       };
-      return runtime.approve(p.threadId, p.decision, ended).catch((err: unknown) => {
+      const run = await runtime.approve(p.threadId, p.decision, ended, user).catch((err: unknown) => {
         release();
         throw err;
       });
+      audit?.record({ kind: "run", user, threadId: run.threadId, runId: run.runId, resume: p.decision });
+      return run;
     });
     handle(socket, SOCKET_EVENTS.agentFollow, agentFollowRequest, async ({ threadId }) => {
-      await Promise.resolve();
+      // The room carries the thread's run events: another user's thread is refused as if it did not exist.
+      if (threadId !== null) await runtime.history(threadId, user);
       followThread(socket, threadId);
       return { threadId };
     });
