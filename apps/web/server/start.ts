@@ -3,9 +3,9 @@ import path from "node:path";
 import { ROOT } from "@textide/shared";
 import { PathPolicy, resolveRoots } from "@textide/shared/node";
 import { createWebServer } from "./app.js";
-import { startCluster } from "./cluster/cluster.js";
 import { createWebAuditLog } from "./auth/audit.js";
 import { teamAuth } from "./auth/from-config.js";
+import { startCluster } from "./cluster/cluster.js";
 import type { WebConfig } from "./config.js";
 import type { Logger } from "./log.js";
 import { McpCallLog } from "./mcp/call-log.js";
@@ -67,11 +67,11 @@ export async function startTextide(config: WebConfig, log: Logger, print: (text:
     calls,
     ui,
     ...(cluster ? { cluster } : {}),
+    audit,
+    ...(team ? { auth: team.auth } : {}),
   });
   await new Promise<void>((resolve, reject) => {
     app.server.once("error", reject);
-    audit,
-    ...(team ? { auth: team.auth } : {}),
     app.server.listen(config.port, config.host, () => resolve());
   });
   const address = app.server.address();
@@ -80,11 +80,11 @@ export async function startTextide(config: WebConfig, log: Logger, print: (text:
   const loopback = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : host;
   listening.url = `http://${loopback}:${port}`;
   print(`textide web server listening on http://${host}:${port} · model: ${runtime.model.label}`);
+  if (team) print(team.describe);
 
   const mcpHttp =
     config.mcpHttp &&
     startMcpHttpChild({
-  if (team) print(team.describe);
       bin: config.mcpServerBin,
       projectRoot: config.projectRoot,
       generatedAssets: config.generatedAssets,
