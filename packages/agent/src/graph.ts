@@ -15,6 +15,7 @@ import type { ToolEvent } from "@textide/shared";
 import type { ToolArtifact, ToolProgressSink } from "./mcp/tools.js";
 import { isTransientModelError } from "./errors.js";
 import type { ModelProvider } from "./models/config.js";
+import { answerCutOffCalls } from "./models/cut-off-calls.js";
 import { adaptToolResultImages } from "./models/tool-result-images.js";
 import { textOf } from "./trace.js";
 
@@ -66,7 +67,7 @@ export function buildGraph(opts: GraphOptions) {
 
   const callModel = async (state: AgentStateType, config: LangGraphRunnableConfig) => {
     const started = performance.now();
-    const history = adaptToolResultImages(state.messages.map(withImages), opts.provider);
+    const history = adaptToolResultImages(answerCutOffCalls(state.messages).map(withImages), opts.provider);
     const response = (await model.invoke([new SystemMessage(opts.systemPrompt), ...history], config)) as AIMessage;
     config.writer?.({
       type: "model_call",

@@ -5,6 +5,7 @@ import type { AgentEvent } from "@textide/shared";
 import { agentEvent } from "@textide/shared";
 import { createAgent } from "../src/agent.js";
 import { NodeSqliteSaver } from "../src/checkpoint/sqlite-saver.js";
+import { CUT_OFF_RESULT } from "../src/models/cut-off-calls.js";
 import { ScriptedChatModel, type Turn } from "./fake-model.js";
 import { SCRIPTED_MODEL as MODEL, useBundledServer } from "./helpers/scripted-server.js";
 
@@ -175,5 +176,27 @@ describe("the agent graph with a scripted model and the real MCP server", () => 
     const after = performance.now();
     expect((await next.run({ threadId: "t-after-cancel", text: "quick" })).toolCalls[0]?.isError).toBe(false);
     expect(performance.now() - after).toBeLessThan(5000);
+  });
+
+  it("continues a thread cut off mid-call: the model reads that the call did not finish, right after it", async () => {
+    const { agent, model } = await agentWith([
+      { toolCalls: [{ name: "exec_run_js", args: { code: "while (true) {}", timeoutMs: 30000 } }] },
+      "continued",
+    ]);
+    const controller = new AbortController();
+    const run = agent.run({
+      threadId: "t-cut",
+      text: "slow",
+      signal: controller.signal,
+      onEvent: (e) => e.type === "tool_start" && controller.abort(),
+    });
+    expect((await run).stopReason).toBe("cancelled");
+    const next = await agent.run({ threadId: "t-cut", text: "go on" });
+    expect(next.final).toBe("continued");
+    const seen = model.calls[1]!;
+    expect(seen.slice(-3).map((m) => m.getType())).toEqual(["ai", "tool", "human"]);
+    expect(seen.at(-2)!.content).toBe(CUT_OFF_RESULT);
+    // Supplied in the model's input only: the thread's history keeps what happened.
+    expect(next.trace.filter((m) => m.role === "tool")).toEqual([]);
   });
 });
