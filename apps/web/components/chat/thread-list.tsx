@@ -18,8 +18,16 @@ export function ThreadList({ threads, current, onPick }: ThreadListProps): React
       {threads.map((t) => (
         <li key={t.threadId} aria-current={t.threadId === current} data-thread={t.threadId}>
           <button type="button" onClick={() => onPick(t)} title={t.title}>
-            {t.runId ? "● " : ""}
+            {t.runId || t.state === "running" ? "● " : ""}
             {t.title}
+            {t.state === "interrupted" ? (
+              <span
+                className="thread-state"
+                title="The server running this conversation stopped mid-run. Send a message to continue from the last saved step."
+              >
+                interrupted
+              </span>
+            ) : null}
             <time dateTime={t.updatedAt}>{new Date(t.updatedAt).toLocaleString()}</time>
           </button>
         </li>
