@@ -8,6 +8,7 @@ import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
+import { convertToolSchemas } from "./listed-schemas.mjs";
 
 const dist = fileURLToPath(new URL("../dist/", import.meta.url));
 const entry = path.join(dist, "index.js");
@@ -41,6 +42,20 @@ function keepModuleUrls() {
   };
 }
 
+/** Writes the tools' JSON Schemas, converted now, into src/tools/listed-schemas.ts's compiled module. */
+function listedSchemas(built) {
+  const file = path.join(dist, "tools/listed-schemas.js");
+  const PLACEHOLDER = "/* listed-schemas */ undefined";
+  return {
+    name: "listed-schemas",
+    transform(code, id) {
+      if (id !== file) return null;
+      if (!code.includes(PLACEHOLDER)) throw new Error(`${file} no longer holds ${PLACEHOLDER}`);
+      return { code: code.replace(PLACEHOLDER, JSON.stringify(built)) };
+    },
+  };
+}
+
 if (!(await readFile(entry, "utf8")).includes('import("./main.js")'))
   throw new Error(
     `${entry} is not tsc's output (bundled already?): run \`npm run build -w apps/mcp-fs-server\`, which compiles before bundling`,
@@ -50,7 +65,7 @@ await build({
   input: { index: entry },
   platform: "node",
   external: (id) => NATIVE.some((p) => id === p || id.startsWith(`${p}/`)),
-  plugins: [keepModuleUrls()],
+  plugins: [keepModuleUrls(), listedSchemas(await convertToolSchemas(dist))],
   logLevel: "warn",
   output: { dir: dist, format: "esm", entryFileNames: "[name].js", chunkFileNames: `${CHUNKS}/[name]-[hash].js` },
 });

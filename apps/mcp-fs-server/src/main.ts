@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from "./config.js";
-import { createFsServer } from "./server.js";
+import { createFsServer, type FsServer } from "./server.js";
 import { runStdio } from "./transports/stdio.js";
 
 /** The CLI: parse config, build the server, serve stdio or HTTP. */
@@ -10,15 +10,8 @@ export async function main(): Promise<void> {
   let handshake = () => {};
   const backgroundAfter = config.transport === "stdio" ? new Promise<void>((done) => (handshake = done)) : undefined;
   const fs = await createFsServer({ ...config, backgroundAfter });
-  if (fs.ctx.exec)
-    fs.ctx.log.info(
-      { sandbox: fs.ctx.exec.pool.sandbox, runners: fs.ctx.exec.pool.size, auditLog: fs.ctx.exec.audit.file },
-      "exec_run_js enabled",
-    );
-  if (fs.ctx.python) fs.ctx.log.info({ sandboxes: fs.ctx.python.pool.size }, "exec_run_python enabled");
-  // Its DuckDB worker starts with the first tool call, like exec_run_js's runner (tools/result.ts).
-  if (fs.ctx.sql)
-    fs.ctx.log.info({ sandbox: fs.ctx.sql.pool.sandbox, timeoutMs: fs.ctx.sql.timeoutMs }, "sql_query enabled");
+  // Naming the sandbox probes bubblewrap (a blocking spawn), so these lines wait for the handshake too.
+  void (backgroundAfter ?? Promise.resolve()).then(() => logEnabled(fs));
   if (config.transport === "stdio") {
     runStdio(fs, { onHandshake: handshake });
     return;
@@ -49,6 +42,18 @@ export async function main(): Promise<void> {
     process.channel.unref();
     process.once("disconnect", stop);
   }
+}
+
+function logEnabled(fs: FsServer): void {
+  if (fs.ctx.exec)
+    fs.ctx.log.info(
+      { sandbox: fs.ctx.exec.pool.sandbox, runners: fs.ctx.exec.pool.size, auditLog: fs.ctx.exec.audit.file },
+      "exec_run_js enabled",
+    );
+  if (fs.ctx.python) fs.ctx.log.info({ sandboxes: fs.ctx.python.pool.size }, "exec_run_python enabled");
+  // Its DuckDB worker starts with the first tool call, like exec_run_js's runner (tools/result.ts).
+  if (fs.ctx.sql)
+    fs.ctx.log.info({ sandbox: fs.ctx.sql.pool.sandbox, timeoutMs: fs.ctx.sql.timeoutMs }, "sql_query enabled");
 }
 
 export function exitOnStartupError(err: unknown): never {

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { tempNameFor } from "@textide/shared/node";
+import { connectInMemory } from "./helpers/connect.js";
 import { pythonUnavailableHere } from "./helpers/python.js";
 import { serverArgs } from "./helpers/serve.js";
 import { makeWorkspace, type TmpWorkspace } from "./helpers/tmp-root.js";
@@ -46,6 +47,33 @@ async function gone(file: string, withinMs = 30_000): Promise<boolean> {
   for (const end = Date.now() + withinMs; Date.now() < end; await sleep(25)) if (!existsSync(file)) return true;
   return !existsSync(file);
 }
+
+describe("the built binary (start-up bundle)", () => {
+  // The bundle answers tools/list from JSON Schemas converted at build time (src/tools/listed-schemas.ts);
+  // the server run from source converts the zod schemas as it lists. Both must list the same tools.
+  it("lists the same tools, schemas and descriptions as the server run from source", async () => {
+    ws = await makeWorkspace({}, false);
+    client = await connect(ws);
+    const fromSource = await connectInMemory({ copySample: false });
+    try {
+      const [built, source] = await Promise.all([client.listTools(), fromSource.client.listTools()]);
+      expect(built.tools.map((t) => t.name)).toContain("fs_read_file");
+      expect(built.tools).toEqual(source.tools);
+    } finally {
+      await fromSource.close();
+    }
+  }, 60_000);
+
+  it("still validates arguments against the tools' zod schemas", async () => {
+    ws = await makeWorkspace({ "a.txt": "hello" }, false);
+    client = await connect(ws, "--no-exec");
+    const bad = await client.callTool({ name: "fs_read_file", arguments: { path: 5 } });
+    expect(bad.isError).toBe(true);
+    expect(JSON.stringify(bad.content)).toMatch(/path/);
+    const good = await client.callTool({ name: "fs_read_file", arguments: { path: "a.txt" } });
+    expect(JSON.stringify(good.content)).toContain("hello");
+  }, 60_000);
+});
 
 describe("stdio start-up: work held back until the handshake is over", () => {
   it("removes a killed save's temp file once tools/list is answered", async () => {

@@ -223,7 +223,6 @@ export class FairQueue<T> {
  */
 export class ExecPool {
   readonly size: number;
-  readonly sandbox: "bubblewrap" | "none";
   /** Live runners: starting, idle or busy (a retired one leaves at once). */
   private readonly runners = new Set<Runner>();
   private readonly queue = new FairQueue<Job>();
@@ -232,22 +231,34 @@ export class ExecPool {
   private readonly idleMs: number;
   private nextId = 1;
   private closed = false;
-  private readonly command;
+  private runner: ReturnType<typeof runnerCommand> | undefined;
 
   constructor(private readonly opts: ExecPoolOptions) {
     this.size = Math.max(1, Math.min(EXEC_LIMITS.maxRunners, Math.floor(opts.size ?? defaultRunnerCount())));
     this.runsPerRunner = opts.runsPerRunner ?? EXEC_LIMITS.runsPerRunner;
     this.idleMs = opts.idleMs ?? EXEC_LIMITS.runnerIdleMs;
-    this.command = runnerCommand({
-      mode: opts.sandbox,
-      runnerPath: opts.runnerPath ?? RUNNER_PATH,
-      projectRoot: opts.projectRoot,
-      assetsRoot: opts.assetsRoot,
-    });
-    this.sandbox = this.command.sandbox;
-    if (this.sandbox === "none") {
-      opts.log.warn((opts.names ?? EXEC_NAMES).unsandboxed);
+  }
+
+  /** The sandbox the runners get: "none" where bubblewrap cannot run (mode auto) or is turned off. */
+  get sandbox(): "bubblewrap" | "none" {
+    return this.command.sandbox;
+  }
+
+  /**
+   * How a runner is started, settled on first use: with mode auto that probes bubblewrap with a blocking
+   * spawn (~20 ms), which the server's start-up should not wait for.
+   */
+  private get command(): ReturnType<typeof runnerCommand> {
+    if (!this.runner) {
+      this.runner = runnerCommand({
+        mode: this.opts.sandbox,
+        runnerPath: this.opts.runnerPath ?? RUNNER_PATH,
+        projectRoot: this.opts.projectRoot,
+        assetsRoot: this.opts.assetsRoot,
+      });
+      if (this.runner.sandbox === "none") this.opts.log.warn((this.opts.names ?? EXEC_NAMES).unsandboxed);
     }
+    return this.runner;
   }
 
   /** Starts one runner in the background so the first call does not pay for it. */

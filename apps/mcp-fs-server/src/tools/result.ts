@@ -4,6 +4,7 @@ import { CORRELATION_META_KEY, MCP_LOG_EVENT } from "@textide/shared";
 import { FsError, isFsError } from "@textide/shared/node";
 import type { z } from "zod";
 import type { ToolContext } from "./context.js";
+import { listedSchema } from "./listed-schemas.js";
 import { progressFor, type Progress } from "./progress.js";
 import { REPLY_BUDGET_BYTES } from "./reply-budget.js";
 
@@ -59,8 +60,8 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(
     {
       title: spec.title,
       description: spec.description,
-      inputSchema: spec.input,
-      outputSchema: spec.output,
+      inputSchema: listedSchema(spec.input, name, "input"),
+      outputSchema: listedSchema(spec.output, name, "output"),
       annotations: { title: spec.title, openWorldHint: false, ...spec.annotations },
     },
     // The SDK has validated `args` against `spec.input` before calling us.
