@@ -69,6 +69,10 @@ export function createAuth(s: AuthSettings): Auth {
   const proxies = new Set(s.trustedProxies.map(plainAddress));
   const fromProxy = (req: IncomingMessage): boolean => proxies.has(plainAddress(req.socket.remoteAddress));
   const failures = new FailedSignIns();
+  // Guessing many names from one address: each guess costs an scrypt run here, so the address is limited too.
+  const addressFailures = new FailedSignIns(30);
+  /** Rate-limited refusals already in the audit log (once per lock-out, not once per request). */
+  const reportedUntil = new Map<string, number>();
 
   /** The client's address: the proxy's last X-Forwarded-For hop when the peer is a trusted proxy. */
   const addressOf = (req: IncomingMessage): string => {
@@ -127,19 +131,27 @@ export function createAuth(s: AuthSettings): Auth {
       const { name, secret } = parsed.data;
       const address = addressOf(req);
       const key = `${name}\n${address}`;
-      const waitMs = failures.retryAfterMs(key);
+      const userWait = failures.retryAfterMs(key);
+      const waitMs = Math.max(userWait, addressFailures.retryAfterMs(address));
       if (waitMs > 0) {
-        s.audit.record({ kind: "sign-in-failed", user: name, address, reason: "rate-limited" });
+        const now = Date.now();
+        if ((reportedUntil.get(key) ?? 0) <= now) {
+          s.audit.record({ kind: "sign-in-failed", user: name, address, reason: "rate-limited" });
+          reportedUntil.set(key, now + waitMs);
+          for (const [k, until] of reportedUntil) if (until <= now) reportedUntil.delete(k);
+        }
         const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
+        const who = userWait > 0 ? `for ${name} from your address` : "from your address";
         throw new AppError(
           429,
           "denied",
-          `Too many failed sign-ins for ${name} from your address. Try again in ${minutes} minute${minutes > 1 ? "s" : ""}.`,
+          `Too many failed sign-ins ${who}. Try again in ${minutes} minute${minutes > 1 ? "s" : ""}.`,
           { surface: "api", headers: { "retry-after": String(Math.ceil(waitMs / 1000)) } },
         );
       }
       if (!(await verifySecret(secret, s.users.get(name)?.secret))) {
         failures.fail(key);
+        addressFailures.fail(address);
         s.audit.record({ kind: "sign-in-failed", user: name, address, reason: "wrong" });
         throw new AppError(401, "unauthorized", "That user name and secret do not match. Check both and try again.", {
           surface: "api",

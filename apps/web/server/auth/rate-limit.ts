@@ -1,7 +1,7 @@
 /**
- * Failed sign-ins per user and address, in memory: after `max` failures within `windowMs` further tries
- * are refused until the oldest failure leaves the window. Per instance: behind a proxy spreading requests
- * over N instances an attacker gets up to N × max tries per window.
+ * Failed sign-ins per key (a user at an address, or an address), in memory: after `max` failures within
+ * `windowMs` further tries are refused until the oldest failure leaves the window. Per instance: behind a
+ * proxy spreading requests over N instances an attacker gets up to N × max tries per window.
  */
 export class FailedSignIns {
   private readonly failures = new Map<string, number[]>();
