@@ -16,6 +16,8 @@ const USAGE = `Usage: mcp-fs-server --root DIR --assets DIR [--http] [--port N] 
                     accepted; the exec audit log names the user
   --no-auth         no bearer token (loopback only; for local test tools)
   --allowed-host H  extra accepted Host/Origin name (repeatable)
+  MCP_SESSION_PREFIX  starts every 2025-11-25 session id (then "~"): a proxy in front of several
+                    servers routes a session back to the one that holds it
   --ide-url URL     textide web server, for system_open_file  env TEXTIDE_IDE_URL
   --audit-log FILE  exec_run_js audit log (JSONL, outside the roots)  env EXEC_AUDIT_LOG
   --exec-sandbox M  auto | bwrap | none (default auto)  env EXEC_SANDBOX
@@ -55,6 +57,10 @@ const schema = z.object({
   ),
   allowedHosts: z.array(z.string()),
   sessionIdleMs: z.coerce.number().int().positive(),
+  sessionPrefix: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,64}$/, "MCP_SESSION_PREFIX must be 1–64 letters, digits, '.', '_', ':' or '-'")
+    .optional(),
   ideUrl: z.url().optional(),
   ideToken: z.string().optional(),
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
@@ -125,6 +131,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
     userTokens: parseUserTokens(env.MCP_HTTP_USER_TOKENS),
     allowedHosts: values["allowed-host"] ?? [],
     sessionIdleMs: env.MCP_SESSION_IDLE_MS ?? 30 * 60_000,
+    sessionPrefix: env.MCP_SESSION_PREFIX || undefined,
     ideUrl: values["ide-url"] ?? env.TEXTIDE_IDE_URL ?? undefined,
     ideToken: env.TEXTIDE_IDE_TOKEN ?? undefined,
     logLevel: values["log-level"] ?? env.LOG_LEVEL ?? "info",

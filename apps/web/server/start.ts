@@ -3,9 +3,9 @@ import path from "node:path";
 import { ROOT } from "@textide/shared";
 import { PathPolicy, resolveRoots } from "@textide/shared/node";
 import { createWebServer } from "./app.js";
+import { startCluster } from "./cluster/cluster.js";
 import { createWebAuditLog } from "./auth/audit.js";
 import { teamAuth } from "./auth/from-config.js";
-import { startCluster } from "./cluster/cluster.js";
 import type { WebConfig } from "./config.js";
 import type { Logger } from "./log.js";
 import { McpCallLog } from "./mcp/call-log.js";
@@ -57,7 +57,11 @@ export async function startTextide(config: WebConfig, log: Logger, print: (text:
           url: config.redisUrl,
           instanceId: config.instanceId,
           log,
-          onInstanceGone: (id) => log.warn(`runs of instance ${id} ended with it`, { instance: id }),
+          // A dead instance's runs ended with it: their threads say so (and can be continued here).
+          onInstanceGone: async (id) => {
+            const threads = await runtime.markInterrupted(id);
+            if (threads.length > 0) log.warn(`runs of instance ${id} marked interrupted`, { instance: id, threads });
+          },
         });
   const app = createWebServer({
     config,
@@ -66,9 +70,9 @@ export async function startTextide(config: WebConfig, log: Logger, print: (text:
     runtime,
     calls,
     ui,
-    ...(cluster ? { cluster } : {}),
     audit,
     ...(team ? { auth: team.auth } : {}),
+    ...(cluster ? { cluster } : {}),
   });
   await new Promise<void>((resolve, reject) => {
     app.server.once("error", reject);
@@ -90,15 +94,17 @@ export async function startTextide(config: WebConfig, log: Logger, print: (text:
       generatedAssets: config.generatedAssets,
       auditLog,
       host: config.mcpHttp.host,
+      allowedHosts: config.allowedHosts,
       port: config.mcpHttp.port,
       token: config.mcpHttp.token ?? randomBytes(24).toString("base64url"),
-      ideUrl: listening.url,
-      ideToken: config.ideToken,
-      env: config.mcpEnv,
-      logLevel: config.mcpLogLevel,
-      calls,
       // Each user's own MCP token (hashed), so the exec audit log names who ran what.
       userTokens: team?.mcpUserTokens ?? [],
+      ideUrl: listening.url,
+      ideToken: config.ideToken,
+      // Team deployment: session ids name this instance, for the proxy's session affinity (deploy/nginx.conf.template).
+      env: config.redisUrl === undefined ? config.mcpEnv : { ...config.mcpEnv, MCP_SESSION_PREFIX: config.instanceId },
+      logLevel: config.mcpLogLevel,
+      calls,
       log,
     });
   if (mcpHttp) {

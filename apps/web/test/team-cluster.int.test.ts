@@ -9,6 +9,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { AgentEvent, FileChangedEvent, OpenFileEvent } from "@textide/shared";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { io as ioClient, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, collectAgentEvents, waitUntil } from "./agent-helpers.js";
@@ -32,8 +33,9 @@ const skip = redisSkipReason ?? nginxSkipReason ?? notBuiltReason;
 if (skip) console.warn(`[team-cluster] skipped: ${skip}`);
 
 const TOKEN = "team-cluster-test-token-0123456789";
-const SPIN = { name: "exec_run_js", args: { code: "while (true) {}", timeoutMs: 60_000 } };
+const SPIN = { name: "exec_run_js", args: { code: "while (true) {}", timeoutMs: 30_000 } };
 type Started = { runId: string; threadId: string };
+type Thread = { threadId: string; state?: string };
 
 interface Window {
   socket: Socket;
@@ -237,6 +239,43 @@ describe.skipIf(skip !== undefined)("two instances behind nginx on one Redis (is
     );
   });
 
+  /** A real MCP SDK client through nginx; `legacy` opens a 2025-11-25 session, otherwise 2026-07-28 (stateless). */
+  async function mcpThroughProxy(
+    legacy: boolean,
+  ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+    const client = new Client(
+      { name: "team-cluster-test", version: "1" },
+      { versionNegotiation: { mode: legacy ? "legacy" : "auto" } },
+    );
+    const transport = new StreamableHTTPClientTransport(new URL(`${nginx.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+    });
+    await client.connect(transport);
+    return { client, transport };
+  }
+
+  it("MCP through nginx: stateless 2026-07-28 requests on any instance, a 2025-11-25 session stays on its own", async () => {
+    for (const legacy of [false, true]) {
+      const { client, transport } = await mcpThroughProxy(legacy);
+      try {
+        if (legacy) {
+          // The instance that answered initialize named itself in the session id; nginx routes by it.
+          expect(transport.sessionId).toMatch(/^web-[ab]~/);
+        } else {
+          expect(transport.sessionId).toBeUndefined();
+        }
+        // nginx spreads requests without a session over both instances: several calls reach both.
+        for (let i = 0; i < 6; i++) {
+          const result = await client.callTool({ name: "fs_list_directory", arguments: { path: "data" } });
+          expect(result.isError, JSON.stringify(result)).toBeFalsy();
+          expect(JSON.stringify(result.content)).toContain("planets.xlsx");
+        }
+      } finally {
+        await client.close();
+      }
+    }
+  });
+
   it("Redis stopped: each instance keeps serving its own windows and says so; Redis back: events cross again", async () => {
     await redis.stop();
     await redisState(a.id, "down");
@@ -276,8 +315,14 @@ describe.skipIf(skip !== undefined)("two instances behind nginx on one Redis (is
     a.child.kill("SIGKILL");
     await reconnected;
     expect((await getJson(`${nginx.url}/api/health`, from.get(a.id))).body).toMatchObject({ instance: b.id });
-    const threads = await getJson(`${nginx.url}/api/threads`, from.get(a.id));
-    expect(JSON.stringify(threads.body)).toContain(run.data.threadId);
+    // B notices that A stopped renewing its heartbeat and marks A's run interrupted.
+    await waitUntil(() => /instance web-a stopped answering/.test(b.output()), 20_000, "B reporting A gone");
+    const { threads } = await eventually(
+      async () => (await getJson(`${nginx.url}/api/threads`, from.get(a.id))).body as { threads: Thread[] },
+      (list) => list.threads.some((t) => t.threadId === run.data.threadId && t.state === "interrupted"),
+      "the thread marked interrupted",
+    );
+    expect(threads.find((t) => t.threadId === run.data.threadId)).toMatchObject({ state: "interrupted" });
 
     llm.push({ text: "Continued on B." });
     const next = await call<Started>(onA.socket, "agent/run", { threadId: run.data.threadId, text: "go on" });
@@ -288,7 +333,5 @@ describe.skipIf(skip !== undefined)("two instances behind nginx on one Redis (is
       "the continued run's final",
     );
     expect(final).toMatchObject({ stopReason: "done", text: "Continued on B." });
-    // B notices that A stopped renewing its heartbeat.
-    await waitUntil(() => /instance web-a stopped answering/.test(b.output()), 20_000, "B reporting A gone");
   });
 });

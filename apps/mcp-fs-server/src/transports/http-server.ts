@@ -20,7 +20,10 @@ export interface RunningHttpServer {
 /** Serves Streamable HTTP on node:http; generates a token when none was configured. */
 export async function runHttp(
   fs: FsServer,
-  config: Pick<ServerConfig, "host" | "port" | "token" | "noAuth" | "allowedHosts" | "sessionIdleMs"> & {
+  config: Pick<
+    ServerConfig,
+    "host" | "port" | "token" | "noAuth" | "allowedHosts" | "sessionIdleMs" | "sessionPrefix"
+  > & {
     sessionLimits?: SessionLimits;
     userTokens?: ServerConfig["userTokens"];
   },
@@ -31,6 +34,7 @@ export async function runHttp(
     userTokens: config.noAuth ? [] : (config.userTokens ?? []),
     allowedHosts: config.allowedHosts,
     sessionIdleMs: config.sessionIdleMs,
+    ...(config.sessionPrefix ? { sessionPrefix: config.sessionPrefix } : {}),
     sessionLimits: config.sessionLimits,
   });
   const nodeHandler = toNodeHandler(handler, { maxRequestBodySize: MAX_MESSAGE_BYTES });

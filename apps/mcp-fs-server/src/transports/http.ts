@@ -32,6 +32,11 @@ export interface HttpHandlerOptions {
   allowedHosts: string[];
   /** A 2025-11-25 session idle for longer than this is closed. */
   sessionIdleMs: number;
+  /**
+   * Starts every session id, followed by "~": several servers behind one proxy each hold their own
+   * sessions in memory, and the proxy routes a session back to its server by this prefix.
+   */
+  sessionPrefix?: string;
   /** Open 2025-11-25 sessions at most; past them the least recently used one is closed. */
   sessionLimits?: SessionLimits;
   path?: string;
@@ -143,7 +148,7 @@ export function createHttpHandler(fs: FsServer, opts: HttpHandlerOptions): HttpH
     // Each user's sessions count against their own cap; the shared token's against its own.
     const tokenKey = user === undefined ? "" : `user:${user}`;
     const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: () => (opts.sessionPrefix ? `${opts.sessionPrefix}~${randomUUID()}` : randomUUID()),
       maxRequestBodySize: MAX_MESSAGE_BYTES,
       onsessioninitialized: (id) => {
         for (const [oldId, old] of sessions.add(id, tokenKey, { transport, server, user })) {

@@ -15,6 +15,8 @@ export interface McpHttpChildOptions {
   /** 0: any free port on the first start; restarts reuse the port it got, so the printed URL stays valid. */
   port: number;
   token: string;
+  /** Host names besides the loopback ones (ALLOWED_HOSTS: the name the proxy in front is reached by). */
+  allowedHosts?: readonly string[];
   /** Users' own MCP tokens (SHA-256 hex), accepted beside `token`; their calls are audited with the user. */
   userTokens?: readonly UserToken[];
   /** This web server, for `system_open_file`. */
@@ -75,7 +77,13 @@ export function startMcpHttpChild(opts: McpHttpChildOptions): McpHttpChild {
         env: opts.env,
         logLevel: childLogLevel(opts.logLevel),
       },
-      { host: opts.host, port, token: opts.token, userTokens: opts.userTokens ?? [] },
+      {
+        host: opts.host,
+        port,
+        token: opts.token,
+        userTokens: opts.userTokens ?? [],
+        allowedHosts: opts.allowedHosts ?? [],
+      },
     );
     const proc = spawn(cmd.command, cmd.args, {
       env: cmd.env,

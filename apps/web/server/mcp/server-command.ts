@@ -53,6 +53,8 @@ export interface McpHttpListen {
   host: string;
   port: number;
   token: string;
+  /** Host names besides the loopback ones that requests may name (the proxy's public name). */
+  allowedHosts?: readonly string[];
   /** Per-user tokens (SHA-256 hex) the server also accepts, naming the user in its audit log. */
   userTokens?: readonly UserToken[];
 }
@@ -70,6 +72,7 @@ export function mcpServerCommand(s: McpServerSettings, http?: McpHttpListen): Mc
     args: [
       s.bin,
       ...(http ? ["--http", "--host", http.host, "--port", String(http.port)] : []),
+      ...(http?.allowedHosts ?? []).flatMap((h) => ["--allowed-host", h]),
       "--root",
       s.projectRoot,
       "--assets",
