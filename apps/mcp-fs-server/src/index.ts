@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { enableCompileCache } from "node:module";
 import { setFlagsFromString } from "node:v8";
+import { probeBwrap } from "./exec/bwrap-probe.js";
 
 const major = Number(process.versions.node.split(".")[0]);
 if (major < 22) {
@@ -23,6 +24,10 @@ setFlagsFromString("--heap-growing-percent=100");
 // SDK's is kept on disk (the OS temp folder) and reused by the next start — about 13 % faster to
 // tools/list here. A cache that cannot be written is ignored by Node.
 enableCompileCache();
+
+// bubblewrap's probe is a process of its own: started now, it runs while the modules below load, and
+// costs least to spawn while this process is still small. The server awaits its answer (server.ts).
+void probeBwrap();
 
 const { main, exitOnStartupError } = await import("./main.js");
 main().catch(exitOnStartupError);

@@ -2,6 +2,7 @@ import { McpServer, type McpServerFactory } from "@modelcontextprotocol/server";
 import { ROOT } from "@textide/shared";
 import { PathPolicy, removeStaleTemps, resolveRoots } from "@textide/shared/node";
 import { AuditLog } from "./exec/audit.js";
+import { probeBwrap } from "./exec/bwrap-probe.js";
 import { EXEC_LIMITS } from "./exec/limits.js";
 import { ExecPool } from "./exec/pool.js";
 import type { SandboxMode } from "./exec/sandbox-command.js";
@@ -72,6 +73,8 @@ export async function createFsServer(opts: FsServerOptions): Promise<FsServer> {
   const policy = new PathPolicy(roots);
   const log = opts.log ?? createLogger(opts.logLevel ?? "info");
   const later = opts.backgroundAfter ?? Promise.resolve();
+  // exec_run_python is listed only where bubblewrap works: wait for the probe (started early by the bin).
+  if (opts.exec && opts.exec.sandbox !== "none") await probeBwrap();
   const exec = opts.exec
     ? {
         audit: new AuditLog(opts.exec.auditLog, roots),

@@ -1,6 +1,8 @@
-import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { bwrapWorks } from "./bwrap-probe.js";
+
+export { bwrapWorks };
 
 export type SandboxMode = "auto" | "bwrap" | "none";
 
@@ -74,16 +76,4 @@ export function runnerCommand(opts: {
     ...node,
   ];
   return { command: "bwrap", args, sandbox: "bubblewrap" };
-}
-
-let probed: boolean | undefined;
-
-/** bwrap exists and may create namespaces here (containers often forbid it). */
-export function bwrapWorks(): boolean {
-  probed ??=
-    spawnSync("bwrap", ["--unshare-all", "--ro-bind", "/", "/", "--dev", "/dev", "true"], {
-      stdio: "ignore",
-      timeout: 5000,
-    }).status === 0;
-  return probed;
 }
