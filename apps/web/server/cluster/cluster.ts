@@ -39,10 +39,10 @@ export interface Cluster {
   fileChanged(event: FileChangedEvent): void;
   /** How many windows are connected to any instance (this instance's alone while Redis is down). */
   countWindows(): Promise<number>;
-  /** Answers the other instances' Stop requests with `cancel`. */
-  onCancelRequest(cancel: (runId: string) => boolean): void;
-  /** Asks the other instances to stop a run this one does not have; true when one of them had it. */
-  cancelElsewhere(runId: string): Promise<boolean>;
+  /** Answers the other instances' Stop requests (a run and the user who clicked Stop) with `cancel`. */
+  onCancelRequest(cancel: (runId: string, user: string) => boolean): void;
+  /** Asks the other instances to stop `user`'s run that this one does not have; true when one of them had it. */
+  cancelElsewhere(runId: string, user: string): Promise<boolean>;
   /**
    * Claims the right to resume a thread's pending approval (one instance at a time); the returned function
    * gives it back. Throws `conflict:approval` when another instance is resuming it.
@@ -59,7 +59,7 @@ export function startCluster(deps: ClusterDeps): Cluster {
   let io: Io | undefined;
   let policy: PathPolicy | undefined;
   let onRemote: (e: FileChangedEvent) => void = () => undefined;
-  let cancelHere: (runId: string) => boolean = () => false;
+  let cancelHere: (runId: string, user: string) => boolean = () => false;
   let chain: Promise<void> = Promise.resolve();
 
   const emitLocal = (e: FileChangedEvent): void => void io?.local.emit(SOCKET_EVENTS.fileChanged, e);
@@ -100,12 +100,13 @@ export function startCluster(deps: ClusterDeps): Cluster {
       policy = workspace;
       onRemote = onRemoteChange;
       server.adapter(createAdapter(dropWhileDown(link), link.sub, { key: "textide", requestsTimeout: ASK_MS }));
-      (server as unknown as { on(ev: string, fn: (runId: unknown, ack: unknown) => void): void }).on(
-        CANCEL_EVENT,
-        (runId, ack) => {
-          if (typeof ack === "function") (ack as (r: boolean) => void)(typeof runId === "string" && cancelHere(runId));
-        },
-      );
+      // Another instance's message, but still checked: both fields are strings or the answer is no.
+      const serverSide = server as unknown as { on(ev: string, fn: (...args: unknown[]) => void): void };
+      serverSide.on(CANCEL_EVENT, (runId, user, ack) => {
+        if (typeof ack !== "function") return;
+        const ok = typeof runId === "string" && typeof user === "string" && cancelHere(runId, user);
+        (ack as (r: boolean) => void)(ok);
+      });
     },
 
     fileChanged(event) {
@@ -140,11 +141,11 @@ export function startCluster(deps: ClusterDeps): Cluster {
       cancelHere = cancel;
     },
 
-    async cancelElsewhere(runId) {
+    async cancelElsewhere(runId, user) {
       if (!io || !link.up) return false;
-      const server = io as unknown as { serverSideEmitWithAck(ev: string, arg: string): Promise<unknown[]> };
+      const server = io as unknown as { serverSideEmitWithAck(ev: string, ...args: string[]): Promise<unknown[]> };
       const answers = await within(
-        server.serverSideEmitWithAck(CANCEL_EVENT, runId).catch(() => []),
+        server.serverSideEmitWithAck(CANCEL_EVENT, runId, user).catch(() => []),
         [] as unknown[],
       );
       return answers.some((a) => a === true);

@@ -49,7 +49,8 @@ export function registerAgentHandlers(
   cluster?: Cluster,
 ): void {
   // Stop clicked in a window of another instance reaches the instance that runs the request.
-  cluster?.onCancelRequest((runId) => runtime.cancel(runId));
+  // Stop is the clicking user's: the run's instance checks that the run is theirs.
+  cluster?.onCancelRequest((runId, user) => runtime.cancel(runId, user));
   /** Broadcasts a run's events, the asking socket following the run's thread before the first one. */
   const eventsFor = (socket: AgentSocket) => {
     let following = false;
@@ -100,7 +101,7 @@ export function registerAgentHandlers(
     });
     handle(socket, SOCKET_EVENTS.agentCancel, agentCancelRequest, async ({ runId }) => {
       await Promise.resolve();
-      if (!runtime.cancel(runId, user) && !(await cluster?.cancelElsewhere(runId))) {
+      if (!runtime.cancel(runId, user) && !(await cluster?.cancelElsewhere(runId, user))) {
         throw runtimeError("not_found", "run", `No active run ${runId}.`);
       }
       return { runId };
