@@ -75,6 +75,11 @@ export const MODEL_ENV_KEYS = [
   "OLLAMA_HOST",
 ] as const;
 
+/** `NAME=` (as a copied .env.example leaves it) means unset: sign-in must not turn on for an empty value. */
+function unsetIfEmpty<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (v === "" ? undefined : v), schema);
+}
+
 const envSchema = z.object({
   PROJECT_ROOT: z.string().min(1).optional(),
   GENERATED_ASSETS: z.string().min(1).optional(),
@@ -109,15 +114,16 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9._:-]{1,64}$/, "must be 1–64 letters, digits, '.', '_', ':' or '-'")
     .optional(),
   TEXTIDE_WATCH: z.enum(["on", "off"]).default("on"),
-  TEXTIDE_USERS_FILE: z.string().min(1).optional(),
-  TEXTIDE_SESSION_SECRET: z
-    .string()
-    .min(32, "must be at least 32 characters (e.g. `openssl rand -base64 48`)")
-    .optional(),
-  TEXTIDE_TRUSTED_USER_HEADER: z
-    .string()
-    .regex(/^[A-Za-z0-9-]+$/, "must be a header name such as X-Forwarded-User")
-    .optional(),
+  TEXTIDE_USERS_FILE: unsetIfEmpty(z.string().optional()),
+  TEXTIDE_SESSION_SECRET: unsetIfEmpty(
+    z.string().min(32, "must be at least 32 characters (e.g. `openssl rand -base64 48`)").optional(),
+  ),
+  TEXTIDE_TRUSTED_USER_HEADER: unsetIfEmpty(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9-]+$/, "must be a header name such as X-Forwarded-User")
+      .optional(),
+  ),
   TEXTIDE_TRUSTED_PROXIES: z.string().optional(),
 });
 

@@ -158,6 +158,10 @@ describe("team mode configuration", () => {
     ).toThrow(/TEXTIDE_TRUSTED_PROXIES/);
     expect(loadConfig({ HOST: "127.0.0.1" }).team).toBeUndefined();
     expect(loadConfig({}).team).toBeUndefined();
+    // A copied .env.example leaves them empty: that is unset.
+    expect(
+      loadConfig({ TEXTIDE_USERS_FILE: "", TEXTIDE_SESSION_SECRET: "", TEXTIDE_TRUSTED_USER_HEADER: "" }).team,
+    ).toBeUndefined();
     // A users file turns sign-in on even on loopback.
     expect(loadConfig({ TEXTIDE_USERS_FILE: usersFile, TEXTIDE_SESSION_SECRET: SECRET }).team).toBeDefined();
   });
