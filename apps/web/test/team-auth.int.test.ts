@@ -366,6 +366,14 @@ describe("a thread is its owner's alone", () => {
     const runs = lines.filter((l) => l.kind === "run");
     expect(runs.length).toBeGreaterThanOrEqual(2);
     for (const r of runs) expect(r).toMatchObject({ user: "ada", threadId });
+    // The agent's sandbox calls are in the exec audit log under `<runId>:<call>`: each joins a run line's user.
+    const exec = (await readFile(path.join(data.dir, "exec-audit.jsonl"), "utf8"))
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { correlationId: string });
+    const runIds = new Set(runs.map((r) => String(r.runId)));
+    expect(exec.length).toBeGreaterThan(0);
+    for (const e of exec) expect(runIds.has(e.correlationId.split(":")[0] ?? "")).toBe(true);
     for (const l of lines) expect(typeof l.time).toBe("string");
   });
 });
