@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { createServer, connect, type Server, type Socket } from "node:net";
 import path from "node:path";
-import { createAgent, NodeSqliteSaver, PostgresThreadStore } from "@textide/agent";
+import { createAgent, NodeSqliteSaver, PostgresThreadStore, THREAD_DB_DOWN } from "@textide/agent";
 import type { AgentEvent } from "@textide/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../server/config.js";
 import { isAppError } from "../server/errors.js";
 import type { Logger } from "../server/log.js";
 import { createAgentRuntime, type AgentRuntime, type AgentRuntimeDeps } from "../server/runtime/agent-runtime.js";
-import { makeDataDir, MCP_SERVER_BIN, routedModel } from "./agent-helpers.js";
-import { makeWorkspace, type Workspace } from "./helpers.js";
+import { call, makeDataDir, MCP_SERVER_BIN, routedModel, startAgentServer } from "./agent-helpers.js";
+import { connectClient, makeWorkspace, request, type Workspace } from "./helpers.js";
 import { postgresSkipReason, startPostgres, type TestPostgres } from "./helpers/postgres.js";
 
 // Real PostgreSQL (Debian's binaries, a temp dir, a free port), the real offline planner and the real bundled
@@ -250,32 +250,43 @@ describe.skipIf(skip)("threads on Postgres", () => {
       warn: (m) => lines.push(`warn ${m}`),
       error: (m) => lines.push(`error ${m}`),
     };
-    const rt = instance("pg-outage", { log });
-    const { threadId } = await runToEnd(rt, LIST, "gina");
-    const saved = await rt.history(threadId, "gina");
-
-    await pg.stop();
+    // The whole server (REST and socket.io) in loopback mode, whose user is "local".
+    const srv = await startAgentServer(ws, data.dir, { databaseUrl: pg.url, instanceId: "pg-outage", log });
+    const client = await connectClient(srv.base);
     try {
-      for (const attempt of [() => rt.threads("gina"), () => rt.history(threadId, "gina")]) {
-        const err: unknown = await attempt().then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-        expect(isAppError(err) && { type: err.type, status: err.status }).toEqual({ type: "unavailable", status: 503 });
-        expect((err as Error).message).toMatch(/thread database is not reachable/);
+      const { threadId } = await runToEnd(srv.runtime, LIST, "local");
+      const saved = (await request(srv.port, "GET", `/api/threads/${threadId}`)).json() as { messages: unknown[] };
+      expect(saved.messages.length).toBeGreaterThan(1);
+
+      await pg.stop();
+      try {
+        for (const url of ["/api/threads", `/api/threads/${threadId}`]) {
+          const r = await request(srv.port, "GET", url);
+          expect(r.status).toBe(503);
+          expect((r.json() as { error: object }).error).toMatchObject({
+            code: "unavailable:thread",
+            message: THREAD_DB_DOWN,
+          });
+        }
+        expect(await call(client, "agent/run", { threadId, text: LIST })).toEqual({
+          ok: false,
+          error: { code: "unavailable:thread", message: THREAD_DB_DOWN },
+        });
+        expect((await request(srv.port, "GET", "/api/health")).status).toBe(200);
+        expect(lines.filter((l) => l.includes("thread database unreachable"))).toHaveLength(1);
+      } finally {
+        await pg.start();
       }
-      await expect(rt.start({ threadId, text: LIST }, () => undefined, "gina")).rejects.toMatchObject({
-        type: "unavailable",
-      });
-      expect(lines.filter((l) => l.includes("thread database unreachable"))).toHaveLength(1);
+      const listed = (await request(srv.port, "GET", "/api/threads")).json() as { threads: { threadId: string }[] };
+      expect(listed.threads.map((t) => t.threadId)).toContain(threadId);
+      expect((await request(srv.port, "GET", `/api/threads/${threadId}`)).json()).toEqual(saved);
+      expect(lines).toContain("info thread database reachable again");
+      const next = await runToEnd(srv.runtime, LIST, "local", threadId);
+      expect(next.final).toMatchObject({ stopReason: "done" });
     } finally {
-      await pg.start();
+      client.close();
+      await srv.close();
     }
-    expect((await rt.threads("gina")).map((t) => t.threadId)).toContain(threadId);
-    expect(await rt.history(threadId, "gina")).toEqual(saved);
-    expect(lines).toContain("info thread database reachable again");
-    const next = await runToEnd(rt, LIST, "gina", threadId);
-    expect(next.final).toMatchObject({ stopReason: "done" });
   }, 60_000);
 });
 

@@ -29,9 +29,17 @@ const STOP_TITLE = "Stop the run (Esc or Ctrl+.)";
 
 function Chat({ model, onOpen }: { model: ModelInfo; onOpen: (path: string) => void }): ReactNode {
   const [threads, setThreads] = useState<ThreadSummary[]>();
+  const [threadsError, setThreadsError] = useState<string>();
   const [showThreads, setShowThreads] = useState(false);
   const refreshThreads = useCallback(() => {
-    fetchThreads().then(setThreads, () => setThreads([]));
+    fetchThreads().then(
+      (list) => {
+        setThreads(list);
+        setThreadsError(undefined);
+      },
+      // E.g. the thread database of a team deployment is away: say so rather than show an empty list.
+      (err: unknown) => setThreadsError(err instanceof Error ? err.message : String(err)),
+    );
   }, []);
   const chat = useAgentChat({ approvals: model.approvals === true, onSettled: refreshThreads });
   const [text, setText] = useState("");
@@ -107,7 +115,7 @@ function Chat({ model, onOpen }: { model: ModelInfo; onOpen: (path: string) => v
           New thread
         </button>
       </div>
-      {showThreads ? <ThreadList threads={threads} current={chat.threadId} onPick={pick} /> : null}
+      {showThreads ? <ThreadList threads={threads} error={threadsError} current={chat.threadId} onPick={pick} /> : null}
       <div className="chat-log" ref={logRef} aria-live="polite">
         {loadError ? <div className="msg error">{loadError}</div> : null}
         {chat.items.length === 0 ? (
