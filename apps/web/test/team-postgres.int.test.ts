@@ -49,6 +49,10 @@ function instance(instanceId: string, extra: Partial<AgentRuntimeDeps> = {}): Ag
   return rt;
 }
 
+let shared: [AgentRuntime, AgentRuntime] | undefined;
+/** Two instances for the tests that need nothing special of them (each spawns an MCP server on first use). */
+const pair = (): [AgentRuntime, AgentRuntime] => (shared ??= [instance("pg-one"), instance("pg-two")]);
+
 /** Starts a run and waits for its final event (or its error event, when it fails). */
 async function runToEnd(
   rt: AgentRuntime,
@@ -128,7 +132,7 @@ describe.skipIf(skip)("threads on Postgres", () => {
   }, 60_000);
 
   it("lists, reads, continues and cancels threads only for their owner", async () => {
-    const rt = instance("pg-owners");
+    const [rt] = pair();
     const alice = await runToEnd(rt, LIST, "alice");
     const aliceIds = (await rt.threads("alice")).map((t) => t.threadId);
     expect(aliceIds).toContain(alice.threadId);
@@ -166,7 +170,7 @@ describe.skipIf(skip)("threads on Postgres", () => {
 
     // Through two runtimes: one run starts, the other user is refused.
     const threadId = randomUUID();
-    const [x, y] = [instance("pg-race-x"), instance("pg-race-y")];
+    const [x, y] = pair();
     const outcomes = await Promise.allSettled([
       runToEnd(x, LIST, "carol", threadId),
       runToEnd(y, LIST, "dave", threadId),
@@ -202,7 +206,7 @@ describe.skipIf(skip)("threads on Postgres", () => {
   }, 60_000);
 
   it("marks another instance's running threads interrupted, and only those", async () => {
-    const rt = instance("pg-judge");
+    const [rt] = pair();
     const gone = (await runToEnd(rt, LIST, "frank")).threadId;
     const alive = (await runToEnd(rt, LIST, "frank")).threadId;
     const store = new PostgresThreadStore(pg.url);
