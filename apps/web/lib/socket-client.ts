@@ -7,6 +7,15 @@ let socket: ClientSocket | undefined;
 
 /** The page's one socket.io connection (same origin, `/socket.io`). */
 export function getSocket(): ClientSocket {
-  socket ??= io({ path: "/socket.io", transports: ["websocket", "polling"] });
+  if (!socket) {
+    socket = io({ path: "/socket.io", transports: ["websocket", "polling"] });
+    // The server closes the sockets of a session that expired (team deployments): sign in again.
+    socket.on("disconnect", (reason) => {
+      if (reason !== "io server disconnect") return;
+      void fetch("/api/auth/me").then((r) => {
+        if (r.status === 401) window.location.assign(`/sign-in?next=${encodeURIComponent(window.location.pathname)}`);
+      });
+    });
+  }
   return socket;
 }

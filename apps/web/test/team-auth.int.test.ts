@@ -5,6 +5,7 @@
  * HTTP child. A second user is refused every way into the first user's thread.
  */
 import { readFile, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -22,6 +23,7 @@ import { silentLogger } from "../server/log.js";
 import { McpCallLog } from "../server/mcp/call-log.js";
 import { startMcpHttpChild, type McpHttpChild } from "../server/mcp/http-child.js";
 import { createAgentRuntime, type AgentRuntime } from "../server/runtime/agent-runtime.js";
+import { createIo } from "../server/socket/io.js";
 import { call, collectAgentEvents, makeDataDir, MCP_SERVER_BIN, waitUntil } from "./agent-helpers.js";
 import { connectClient, makeWorkspace, request, sleep, type Reply, type Workspace } from "./helpers.js";
 
@@ -481,4 +483,28 @@ describe("per-user MCP tokens on the MCP HTTP endpoint", () => {
     expect(asAda.status).toBe(200);
     await asAda.body?.cancel();
   }, 30_000);
+});
+
+describe("an open socket whose session expires", () => {
+  it("is closed by the server", async () => {
+    const server = createServer();
+    let valid = true;
+    const io = createIo(server, {
+      allowedHosts: new Set(["127.0.0.1"]),
+      identify: () => (valid ? "ada" : undefined),
+      recheckMs: 100,
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const socket = await connectClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    try {
+      const closed = new Promise<string>((resolve) => socket.once("disconnect", resolve));
+      await sleep(300);
+      expect(socket.connected).toBe(true);
+      valid = false;
+      expect(await closed).toBe("io server disconnect");
+    } finally {
+      socket.close();
+      await new Promise<void>((resolve) => void io.close(() => resolve()));
+    }
+  });
 });

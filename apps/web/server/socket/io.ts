@@ -17,6 +17,8 @@ export function createIo(
     allowedHosts: Set<string>;
     /** The signed-in user of a handshake (undefined: refused); without it everybody is "local". */
     identify?: (req: IncomingMessage) => string | undefined;
+    /** How often open sockets are checked against their handshake's session (default a minute). */
+    recheckMs?: number;
   },
 ): Io {
   const identify = opts.identify ?? (() => LOCAL_USER);
@@ -43,6 +45,17 @@ export function createIo(
       next();
     }
   });
+  if (opts.identify) {
+    // The handshake alone authorised a socket: one whose session has since expired is closed (the page
+    // then finds its session gone and shows the sign-in page).
+    const timer = setInterval(() => {
+      for (const socket of io.of("/").sockets.values()) {
+        if (identify(socket.request) === undefined) socket.disconnect(true);
+      }
+    }, opts.recheckMs ?? 60_000);
+    timer.unref();
+    httpServer.once("close", () => clearInterval(timer));
+  }
   return io;
 }
 
