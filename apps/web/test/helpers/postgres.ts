@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { chown, mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "./free-port.js";
 
 /** A throwaway PostgreSQL server (Debian's binaries) in a temp dir on 127.0.0.1 and a free port. */
 export interface TestPostgres {
@@ -127,16 +127,4 @@ function runAs(): { uid: number; gid: number } | undefined {
     return Number(out.stdout.trim());
   };
   return { uid: id("-u"), gid: id("-g") };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
