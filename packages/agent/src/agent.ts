@@ -7,6 +7,7 @@ import { errorCode, type AgentEvent, type ModelInfo, type TraceMessage } from "@
 import { isThreadStoreUnavailable, THREAD_DB_DOWN } from "./checkpoint/thread-store.js";
 import { buildGraph, type ApprovalDecision, type ApprovalRequest, type GraphEvent } from "./graph.js";
 import type { ModelProvider } from "./models/config.js";
+import { OfflinePlanner } from "./planner/offline-planner.js";
 import { SYSTEM_PROMPT } from "./prompts.js";
 import { textOf, toTrace } from "./trace.js";
 
@@ -88,6 +89,12 @@ export function createAgent(opts: AgentOptions): Agent {
     ...(opts.approve ? { needsApproval: opts.approve } : {}),
   });
   const maxSteps = opts.maxSteps ?? 25;
+  // The offline planner's run is a few quick steps, so its thread is saved once, when the run ends (done,
+  // failed, cancelled or paused for an approval), instead of after every step: saving every step was about
+  // a tenth of the web server's work per chart request under load. A window that opens the thread during
+  // such a run sees the thread as it was before the run, then the run's later events. A model's run can
+  // take minutes, and a window opened meanwhile should see it so far: saved after every step.
+  const durability: "exit" | "async" = opts.model instanceof OfflinePlanner ? "exit" : "async";
 
   async function messagesOf(threadId: string): Promise<BaseMessage[]> {
     const state = await graph.getState({ configurable: { thread_id: threadId } });
@@ -122,6 +129,7 @@ export function createAgent(opts: AgentOptions): Agent {
         configurable: { thread_id: threadId, run_id: runId },
         recursionLimit: maxSteps * 2 + 1,
         streamMode: ["messages", "custom"] as ("messages" | "custom")[],
+        durability,
         ...(input.signal ? { signal: input.signal } : {}),
       };
       let stopReason: RunResult["stopReason"] = "done";

@@ -50,6 +50,17 @@ function typeOf(m: BaseMessage): string {
   return typeof t === "string" ? t : typeof m.getType === "function" ? m.getType() : "";
 }
 
+/** A user message right after a tool result that carries image blocks: that tool's images, not a request. */
+function isToolImages(messages: readonly BaseMessage[], i: number): boolean {
+  const content = messages[i]!.content;
+  return (
+    i > 0 &&
+    typeOf(messages[i - 1]!) === "tool" &&
+    Array.isArray(content) &&
+    content.some((b) => isRecord(b) && (b.type === "image_url" || b.type === "image"))
+  );
+}
+
 /** The text of a message's content: a string, or the text blocks of a block list, joined. */
 export function textOf(content: unknown): string {
   if (typeof content === "string") return content;
@@ -101,13 +112,12 @@ function stepKind(tool: WireTool | undefined, marker: StepMarker | undefined): S
  * name (adapters may prefix or rename tools).
  */
 export function readTurn(messages: readonly BaseMessage[], toWire: (name: string) => WireTool | undefined): Turn {
-  // The request is the last human message that does not directly follow a tool result: some
-  // adapters move tool images into a user message placed right after the tool message.
+  // The request is the last human message that is not a tool's images: some adapters move tool
+  // images into a user message placed right after the tool message. A request may follow a tool
+  // result too (the cut-off result of a call a cancelled run left unfinished).
   let start = -1;
   for (let i = messages.length - 1; i >= 0; i--) {
-    if (typeOf(messages[i]!) !== "human") continue;
-    const prev = i > 0 ? typeOf(messages[i - 1]!) : "";
-    if (prev === "tool") continue;
+    if (typeOf(messages[i]!) !== "human" || isToolImages(messages, i)) continue;
     start = i;
     break;
   }
@@ -116,8 +126,7 @@ export function readTurn(messages: readonly BaseMessage[], toWire: (name: string
   const previousRequests: string[] = [];
   for (let i = 0; i < Math.max(0, start); i++) {
     const m = messages[i]!;
-    if (typeOf(m) === "human" && (i === 0 || typeOf(messages[i - 1]!) !== "tool"))
-      previousRequests.unshift(textOf(m.content));
+    if (typeOf(m) === "human" && !isToolImages(messages, i)) previousRequests.unshift(textOf(m.content));
     if (typeOf(m) !== "ai") continue;
     const markers = markersOf(m);
     for (const c of toolCallsOf(m)) {
