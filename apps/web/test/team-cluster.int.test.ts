@@ -42,6 +42,8 @@ interface Window {
   events: AgentEvent[];
   changes: FileChangedEvent[];
   opened: OpenFileEvent[];
+  /** `server/status` as received: whether the window's instance reaches the others. */
+  status: string[];
 }
 
 /** A browser window's socket through nginx, from the source address nginx sends to the wanted instance. */
@@ -55,7 +57,8 @@ async function openWindow(proxyUrl: string, localAddress: string, reconnect = fa
     // Passed on to the websocket (ws): the client address nginx hashes.
     ...({ localAddress } as object),
   });
-  const window: Window = { socket, events: collectAgentEvents(socket), changes: [], opened: [] };
+  const window: Window = { socket, events: collectAgentEvents(socket), changes: [], opened: [], status: [] };
+  socket.on("server/status", (e: { cluster: string }) => window.status.push(e.cluster));
   socket.on("file/changed", (e: FileChangedEvent) => window.changes.push(e));
   socket.on("file/open", (e: OpenFileEvent) => window.opened.push(e));
   await new Promise<void>((resolve, reject) => {
@@ -285,12 +288,15 @@ describe.skipIf(skip !== undefined)("two instances behind nginx on one Redis (is
       status: 201,
     });
     await waitUntil(() => onA.changes.find((e) => e.path === "notes/while-down.md"), 10_000, "A's own change");
+    // The window is told (the IDE shows "other servers unreachable").
+    await waitUntil(() => onA.status.at(-1) === "down", 10_000, "server/status down in A's window");
     expect(a.output()).toMatch(/Redis at redis:\/\/127\.0\.0\.1:\d+\/? is unreachable/);
 
     await redis.start();
     await redisState(a.id, "up");
     await redisState(b.id, "up");
     expect(a.output()).toMatch(/Redis at \S+ is back/);
+    await waitUntil(() => onA.status.at(-1) === "up", 10_000, "server/status up in A's window");
     const before = onB.opened.length;
     await post(`${a.base}/api/open-file`, { path: "notes/while-down.md" });
     await waitUntil(() => onB.opened.length > before, 10_000, "file/open in B's window after Redis returned");

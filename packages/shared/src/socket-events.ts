@@ -19,6 +19,11 @@ export const SOCKET_EVENTS = {
   agentOutputs: "agent/outputs",
   /** server → client: one tool call seen by one of the app's MCP servers, to the sockets watching the log (`mcp/watch`). */
   mcpCall: "mcp/call",
+  /**
+   * server → client, team deployment only: whether this window's instance reaches the other instances
+   * (Redis), on connect and on every change.
+   */
+  serverStatus: "server/status",
   /** client → server: start a run. */
   agentRun: "agent/run",
   agentCancel: "agent/cancel",
@@ -99,12 +104,18 @@ export interface AgentOutputsEvent {
   outputs: string[];
 }
 
+/** `server/status`: "down" while the instance cannot reach Redis (its windows miss the other instances' events). */
+export interface ServerStatusEvent {
+  cluster: "up" | "down";
+}
+
 export interface ServerToClientEvents {
   [SOCKET_EVENTS.fileChanged]: (event: FileChangedEvent) => void;
   [SOCKET_EVENTS.fileOpen]: (event: OpenFileEvent) => void;
   [SOCKET_EVENTS.agentEvent]: (event: AgentEvent) => void;
   [SOCKET_EVENTS.agentOutputs]: (event: AgentOutputsEvent) => void;
   [SOCKET_EVENTS.mcpCall]: (event: McpCallEvent) => void;
+  [SOCKET_EVENTS.serverStatus]: (event: ServerStatusEvent) => void;
 }
 
 export interface ClientToServerEvents {

@@ -68,6 +68,9 @@ function savedTabs(): { paths: string[]; active?: string } {
 export function Workspace(): ReactNode {
   const tree = useFileTree();
   const connected = useSocketConnected();
+  // Team deployment: this window's instance cannot reach Redis, so other windows' work does not show here.
+  const [clusterDown, setClusterDown] = useState(false);
+  useSocketEvent("server/status", (e) => setClusterDown(e.cluster === "down"));
   const [theme, toggleTheme] = useTheme();
   const [consoleOpen, toggleConsole] = useConsoleToggle();
   const [tabs, setTabs] = useState<Tab[]>([]);
@@ -199,9 +202,18 @@ export function Workspace(): ReactNode {
     <div className="workspace">
       <header className="topbar">
         <span className="brand">textide</span>
-        <span className={connected ? "conn ok" : "conn"} title={connected ? "live updates on" : "disconnected"}>
-          {connected ? "● live" : "○ offline"}
-        </span>
+        {connected && clusterDown ? (
+          <span
+            className="conn warn"
+            title="This server cannot reach the other textide servers right now: changes and answers from windows on other servers do not show here until it can."
+          >
+            ● live, other servers unreachable
+          </span>
+        ) : (
+          <span className={connected ? "conn ok" : "conn"} title={connected ? "live updates on" : "disconnected"}>
+            {connected ? "● live" : "○ offline"}
+          </span>
+        )}
         <span className="spacer" />
         <UserBadge />
         <button type="button" onClick={toggleConsole} aria-pressed={consoleOpen} title="MCP call log (Ctrl+`)">

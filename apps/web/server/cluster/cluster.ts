@@ -100,6 +100,10 @@ export function startCluster(deps: ClusterDeps): Cluster {
       policy = workspace;
       onRemote = onRemoteChange;
       server.adapter(createAdapter(dropWhileDown(link), link.sub, { key: "textide", requestsTimeout: ASK_MS }));
+      // Each window learns whether it is cut off from the other instances, on connect and on every change.
+      const status = (): { cluster: "up" | "down" } => ({ cluster: link.up ? "up" : "down" });
+      server.on("connection", (socket) => void socket.emit(SOCKET_EVENTS.serverStatus, status()));
+      link.onChange(() => void server.local.emit(SOCKET_EVENTS.serverStatus, status()));
       // Another instance's message, but still checked: both fields are strings or the answer is no.
       const serverSide = server as unknown as { on(ev: string, fn: (...args: unknown[]) => void): void };
       serverSide.on(CANCEL_EVENT, (runId, user, ack) => {
