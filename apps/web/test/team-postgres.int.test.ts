@@ -294,6 +294,27 @@ describe.skipIf(skip)("threads on Postgres", () => {
   }, 60_000);
 });
 
+describe.skipIf(skip)("Postgres killed", () => {
+  it("keeps what it acknowledged through a crash (SIGKILL); the runtime reconnects after the restart", async () => {
+    const [rt] = pair();
+    const { threadId } = await runToEnd(rt, LIST, "ivan");
+    const saved = await rt.history(threadId, "ivan");
+    await pg.kill();
+    await pg.start();
+    // The first request may meet a connection the crash broke; the pool replaces it.
+    await expect
+      .poll(() =>
+        rt.threads("ivan").then(
+          (list) => list.map((t) => t.threadId),
+          () => [],
+        ),
+      )
+      .toContain(threadId);
+    expect(await rt.history(threadId, "ivan")).toEqual(saved);
+    expect((await runToEnd(rt, LIST, "ivan", threadId)).final).toMatchObject({ stopReason: "done" });
+  }, 60_000);
+});
+
 describe("DATABASE_URL", () => {
   it("takes a postgres:// or postgresql:// URL and refuses anything else with the variable named", () => {
     expect(loadConfig({ DATABASE_URL: "postgresql://textide:s%40cret@db:5432/textide" }).databaseUrl).toBe(

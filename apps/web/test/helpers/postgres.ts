@@ -26,8 +26,9 @@ export function postgresSkipReason(): string | undefined {
 }
 
 /**
- * initdb + postgres in a temp dir. Durability settings are off (fsync, full pages, synchronous commit): the
- * tests check what the server acknowledges and reads back, not the disk. Postgres refuses to run as root,
+ * initdb + postgres in a temp dir. fsync and full-page writes are off (the tests need the operating system's
+ * cache to survive, not the disk); commits still wait for their WAL write, so a SIGKILL keeps what the server
+ * acknowledged. Postgres refuses to run as root,
  * so as root the server runs as the `postgres` user (spawn's uid/gid) in a temp dir that user owns.
  */
 export async function startPostgres(): Promise<TestPostgres> {
@@ -50,7 +51,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   const args = [
     ...["-D", data, "-p", String(port), "-k", dir],
     ...["-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "full_page_writes=off"],
-    ...["-c", "synchronous_commit=off", "-c", "shared_buffers=16MB", "-c", "max_connections=60"],
+    ...["-c", "shared_buffers=16MB", "-c", "max_connections=60"],
   ];
   let child: ChildProcess | undefined;
 
