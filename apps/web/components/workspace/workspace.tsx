@@ -68,9 +68,6 @@ function savedTabs(): { paths: string[]; active?: string } {
 export function Workspace(): ReactNode {
   const tree = useFileTree();
   const connected = useSocketConnected();
-  // Team deployment: this window's instance cannot reach Redis, so other windows' work does not show here.
-  const [clusterDown, setClusterDown] = useState(false);
-  useSocketEvent("server/status", (e) => setClusterDown(e.cluster === "down"));
   const [theme, toggleTheme] = useTheme();
   const [consoleOpen, toggleConsole] = useConsoleToggle();
   const [tabs, setTabs] = useState<Tab[]>([]);
@@ -89,6 +86,20 @@ export function Workspace(): ReactNode {
     }
     everConnected.current = true;
   }, [connected, refresh]);
+
+  // Team deployment: while this window's server cannot reach Redis, other servers' windows' work does not
+  // show here; once it can again, what changed meanwhile is re-read as after a reconnect.
+  const [clusterDown, setClusterDown] = useState(false);
+  const clusterWasDown = useRef(false);
+  useSocketEvent("server/status", (e) => {
+    const down = e.cluster === "down";
+    if (clusterWasDown.current && !down) {
+      void refresh();
+      setTabs((prev) => prev.map((t) => ({ ...t, version: t.version + 1 })));
+    }
+    clusterWasDown.current = down;
+    setClusterDown(down);
+  });
 
   const open = useCallback(
     (path: string, line?: number) => {
