@@ -210,6 +210,8 @@ describe("sign-in", () => {
       `${body}.${mac.slice(0, -2)}AA`,
       signSession(SECRET, "ada", Date.now() - SESSION_TTL_MS - 1000),
       signSession("another-secret-of-at-least-32-characters", "ada"),
+      // Well signed, but for a user the users file does not (or no longer) name.
+      signSession(SECRET, "zed"),
       "garbage",
     ];
     for (const value of bad) {

@@ -94,8 +94,8 @@ export function createAuth(s: AuthSettings): Auth {
     }
     const cookie = readCookie(req.headers.cookie, SESSION_COOKIE);
     const user = cookie === undefined ? undefined : verifySession(s.sessionSecret, cookie);
-    // A user removed from the file is out at the next restart, whatever their cookie says.
-    if (user !== undefined && s.users && !s.users.has(user) && s.trustedUserHeader === undefined) return undefined;
+    // Cookies are made only for users of the file: one removed from it is out at the next restart.
+    if (user !== undefined && s.users && !s.users.has(user)) return undefined;
     return user;
   };
 
