@@ -97,14 +97,16 @@ const envSchema = z.object({
   MCP_HTTP_PORT: z.union([z.literal("off"), z.coerce.number().int().min(0).max(65_535)]).default(3001),
   MCP_HTTP_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   NODE_ENV: z.string().optional(),
-  DATABASE_URL: z
-    .string()
-    .regex(
-      /^postgres(ql)?:\/\/\S+$/,
-      "must be a postgres:// or postgresql:// URL, e.g. postgres://textide@db:5432/textide",
-    )
-    .refine((url) => URL.canParse(url), "is not a valid URL (percent-encode special characters in the password)")
-    .optional(),
+  DATABASE_URL: unsetIfEmpty(
+    z
+      .string()
+      .regex(
+        /^postgres(ql)?:\/\/\S+$/,
+        "must be a postgres:// or postgresql:// URL, e.g. postgres://textide@db:5432/textide",
+      )
+      .refine((url) => URL.canParse(url), "is not a valid URL (percent-encode special characters in the password)")
+      .optional(),
+  ),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")

@@ -321,6 +321,7 @@ describe("DATABASE_URL", () => {
       "postgresql://textide:s%40cret@db:5432/textide",
     );
     expect(loadConfig({}).databaseUrl).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: "" }).databaseUrl).toBeUndefined(); // as a copied .env.example leaves it
     expect(() => loadConfig({ DATABASE_URL: "mysql://db/textide" })).toThrow(/DATABASE_URL: must be a postgres:\/\//);
   });
 });
