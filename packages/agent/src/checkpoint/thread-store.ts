@@ -68,5 +68,8 @@ export function isThreadStoreUnavailable(err: unknown): boolean {
   // SQLSTATE class 08 (connection exception), 57P01-57P03 (admin/crash shutdown, cannot connect now).
   if (/^08|^57P0[123]$|^ECONNREFUSED$|^ECONNRESET$|^ETIMEDOUT$|^EPIPE$|^ENOTFOUND$|^EAI_AGAIN$/.test(code)) return true;
   const message = typeof e?.message === "string" ? e.message : "";
-  return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(message);
+  // node-postgres's own messages (pg-pool, pg's client): a dropped connection, a connect that timed out.
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+    message,
+  );
 }
