@@ -1,5 +1,5 @@
 /**
- * Makes a users-file entry: `node apps/web/dist/server/auth/cli.js add NAME [--secret-stdin]`. Prints the
+ * Makes a users-file entry: `npm run user -- add NAME [--secret-stdin]`. Prints the
  * JSON line to add to TEXTIDE_USERS_FILE's "users" list (scrypt-hashed secret, SHA-256 of the MCP token)
  * and, once, the secret and MCP token themselves to hand to the user. Nothing is written anywhere.
  */
@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { hashSecret, hashToken, newToken } from "./secrets.js";
 import { USER_NAME } from "./users.js";
 
-const USAGE = `Usage: node apps/web/dist/server/auth/cli.js add NAME [--secret-stdin]
+const USAGE = `Usage: npm run user -- add NAME [--secret-stdin]
 
   add NAME        a users-file entry for NAME with a fresh sign-in secret and MCP token
   --secret-stdin  take the sign-in secret from standard input (first line) instead of generating one`;
