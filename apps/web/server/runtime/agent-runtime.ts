@@ -156,17 +156,16 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
     );
     return next;
   };
+  /** Threads whose run ended while the database was away: their "idle" is written once it answers again. */
+  const unsettled = new Set<string>();
   const runs = new RunBook(log, {
     starting: (threadId) => mark(threadId, "running"),
-    // A failed write leaves the thread "running" until this instance restarts or is declared gone.
     settled: (threadId) =>
       mark(threadId, "idle").catch((err: unknown) => {
         unsettled.add(threadId);
         noteDown(err);
       }),
   });
-  /** Threads whose run ended while the database was away: their "idle" is written once it answers again. */
-  const unsettled = new Set<string>();
   const ready = () => bundled.ready();
 
   /** The store's tables, and this instance's runs lost to a crash marked interrupted; retried until it works. */
@@ -243,8 +242,9 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
           let title = t.title;
           if (title === undefined) {
             // Threads from before the metadata table: read the history once and keep the title.
-            title = threadTitle(await guarded(() => reader.history(t.threadId)));
-            await guarded(() => store.setTitle(t.threadId, title!));
+            const found = threadTitle(await guarded(() => reader.history(t.threadId)));
+            await guarded(() => store.setTitle(t.threadId, found));
+            title = found;
           }
           const state = runId ? "running" : t.state;
           return { threadId: t.threadId, title, updatedAt: t.updatedAt, state, ...(runId ? { runId } : {}) };
