@@ -100,7 +100,16 @@ describe.each(["v2 stdio", "v2 http 2025-11-25", "v2 http 2026-07-28", "sdk 1.x 
   });
 
   it("a paged fs_read_file reports where the page ends in the file", async () => {
-    const reports = await reportsOf(client, TOOL.readFile, { path: "big.txt", offset: 100_000, maxBytes: 50_000 });
-    expect(reports).toEqual([{ progress: 150_000, total: 300_000, message: "bytes 100000–150000 of 300000 read" }]);
+    // A page's one report goes out just before its result; a client that gets both in one read drops the
+    // report (see above), which a busy machine makes likely. The server sends it every time, so a few
+    // calls hear it at least once, and nothing heard may be wrong.
+    const heard: Report[][] = [];
+    for (let i = 0; i < 5 && !heard.some((r) => r.length > 0); i++) {
+      heard.push(await reportsOf(client, TOOL.readFile, { path: "big.txt", offset: 100_000, maxBytes: 50_000 }));
+    }
+    for (const reports of heard) expect(reports.length).toBeLessThanOrEqual(1);
+    expect(heard.at(-1)).toEqual([
+      { progress: 150_000, total: 300_000, message: "bytes 100000–150000 of 300000 read" },
+    ]);
   });
 });
