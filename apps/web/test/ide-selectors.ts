@@ -22,6 +22,8 @@ export const css = {
     `[role="tabpanel"][data-path=${q(p)}] .view-toggle button:has-text(${q(mode)})`,
   saveStatus: (p: string) => `[role="tabpanel"][data-path=${q(p)}] .save-status`,
   connected: ".conn.ok",
+  /** Connected, but the server cannot reach the other servers of a team deployment. */
+  connWarn: ".conn.warn",
   chatInput: '[aria-label="Chat"] textarea',
   toolCard: (name: string) => `[aria-label="Chat"] .tool-card[data-tool=${q(name)}]`,
   toolCardState: (name: string) => `[aria-label="Chat"] .tool-card[data-tool=${q(name)}] .tool-state`,

@@ -4,7 +4,7 @@
  * (TEXTIDE_WATCH=off, as where the workspace is a network disk whose changes B's kernel never reports), so
  * the tab, the image and the tree row in B's window all come from A through Redis.
  */
-import { copyFile } from "node:fs/promises";
+import { copyFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { AgentEvent } from "@textide/shared";
 import type { Browser } from "playwright-core";
@@ -87,5 +87,22 @@ describe.skipIf(skip !== undefined)("a file generated through instance A opens i
     } finally {
       client.close();
     }
+  });
+
+  it("says when B cannot reach the other servers, and catches up on what changed meanwhile once it can", async () => {
+    const { page } = onB;
+    await redis.stop();
+    await page.waitForSelector(css.connWarn, { timeout: 20_000 });
+    // Written on A's side while B is cut off: B, with no watcher of its own, can only learn of it later.
+    const name = "during-outage.md";
+    await waitUntil(() => a.output().includes("unreachable") || undefined, 10_000, "A noticing Redis gone");
+    await writeFile(path.join(ws.project, name), "# written while Redis was away\n");
+    await redis.start();
+    await page.waitForSelector(css.connected, { timeout: 20_000 });
+    // The workspace's top folder is always listed: its re-read shows the new file.
+    await page.waitForSelector(css.treeRow(name), { timeout: 20_000 }).catch(async (err: unknown) => {
+      await screenshot(page, "team-cluster-b-after-outage");
+      throw err;
+    });
   });
 });

@@ -130,8 +130,9 @@ export function startCluster(deps: ClusterDeps): Cluster {
     },
 
     async countWindows() {
-      const local = io?.local.fetchSockets ? (await io.local.fetchSockets()).length : 0;
-      if (!io || !link.up) return local;
+      if (!io) return 0;
+      const local = io.of("/").sockets.size;
+      if (!link.up) return local;
       return within(
         io.fetchSockets().then(
           (all) => all.length,
