@@ -9,6 +9,7 @@ import { buildGraph, type ApprovalDecision, type ApprovalRequest, type GraphEven
 import type { ModelProvider } from "./models/config.js";
 import { OfflinePlanner } from "./planner/offline-planner.js";
 import { SYSTEM_PROMPT } from "./prompts.js";
+import { RunSlots } from "./run-slots.js";
 import { textOf, toTrace } from "./trace.js";
 
 export interface AgentLogger {
@@ -74,6 +75,9 @@ function pendingOf(state: { tasks: readonly { interrupts?: readonly { value?: un
 
 const silent: AgentLogger = { info: () => undefined, warn: () => undefined };
 
+/** Offline planner runs of one agent that go on at once (see createAgent). */
+const OFFLINE_RUNS_AT_ONCE = 8;
+
 /** Creates an agent over a model and tools; every run streams AgentEvents through `onEvent`. */
 export function createAgent(opts: AgentOptions): Agent {
   const checkpointer = opts.checkpointer ?? new MemorySaver();
@@ -95,6 +99,11 @@ export function createAgent(opts: AgentOptions): Agent {
   // such a run sees the thread as it was before the run, then the run's later events. A model's run can
   // take minutes, and a window opened meanwhile should see it so far: saved after every step.
   const durability: "exit" | "async" = opts.model instanceof OfflinePlanner ? "exit" : "async";
+  // The offline planner's runs are work for this process and the sandbox, not waits on a model's API: when
+  // many arrive at once, all of them advancing together makes every one finish near the end of the burst.
+  // A few at a time, the others waiting in order, finish the first ones early and the last ones no later.
+  // A model's runs mostly wait on its API and are not limited.
+  const slots = opts.model instanceof OfflinePlanner ? new RunSlots(OFFLINE_RUNS_AT_ONCE) : undefined;
 
   async function messagesOf(threadId: string): Promise<BaseMessage[]> {
     const state = await graph.getState({ configurable: { thread_id: threadId } });
@@ -135,7 +144,9 @@ export function createAgent(opts: AgentOptions): Agent {
       let stopReason: RunResult["stopReason"] = "done";
       let streamed = "";
       const outputs: string[] = [];
+      let release: (() => void) | undefined;
       try {
+        release = await slots?.acquire(input.signal);
         const stream =
           input.resume !== undefined
             ? await graph.stream(new Command({ resume: input.resume }), config)
@@ -189,6 +200,8 @@ export function createAgent(opts: AgentOptions): Agent {
           log.warn({ runId, err: message }, "agent run failed");
           throw err;
         }
+      } finally {
+        release?.();
       }
 
       const state = await graph.getState({ configurable: { thread_id: threadId } });

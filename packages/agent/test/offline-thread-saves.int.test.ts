@@ -8,8 +8,8 @@ import { OfflinePlanner } from "../src/planner/offline-planner.js";
 import { useBundledServer } from "./helpers/scripted-server.js";
 
 /*
- * The offline planner's runs save their thread once, when the run ends, not after every step
- * (agent.ts). Whatever way the run ends, the thread must hold the whole run afterwards.
+ * The offline planner's runs save their thread once, when the run ends, not after every step, and
+ * go on a few at a time (agent.ts). Whatever way a run ends, its thread must hold the whole run.
  */
 
 const server = useBundledServer();
@@ -78,5 +78,23 @@ describe("threads of the offline planner", () => {
     expect(next.final).toContain("planets.xlsx");
     const roles = (await agent.history("t-cancel")).map((m) => m.role);
     expect(roles.filter((r) => r === "user")).toHaveLength(2);
+  });
+
+  it("run many at once, a few at a time: every slot comes back, and one cancelled before its turn ends without a step", async () => {
+    const agent = await offlineAgent();
+    const controller = new AbortController();
+    const runs = Array.from({ length: 12 }, (_, i) =>
+      agent.run({
+        threadId: `t-many-${i}`,
+        text: "list the files in data",
+        ...(i === 11 ? { signal: controller.signal } : {}),
+      }),
+    );
+    // 12 runs, 8 at a time: the last 4 start only when earlier ones give their slots back.
+    controller.abort();
+    const results = await Promise.all(runs);
+    expect(results.slice(0, 11).map((r) => r.stopReason)).toEqual(Array(11).fill("done"));
+    for (const r of results.slice(0, 11)) expect(r.final).toContain("planets.xlsx");
+    expect(results[11]).toMatchObject({ stopReason: "cancelled", toolCalls: [] });
   });
 });
