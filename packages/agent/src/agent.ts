@@ -75,8 +75,12 @@ function pendingOf(state: { tasks: readonly { interrupts?: readonly { value?: un
 
 const silent: AgentLogger = { info: () => undefined, warn: () => undefined };
 
-/** Offline planner runs of one agent that go on at once (see createAgent). */
-const OFFLINE_RUNS_AT_ONCE = 8;
+/**
+ * Offline planner runs of one agent that go on at once (see createAgent). Under the load bench's bursts of 50
+ * on 2 cores, 3–4 gave the lowest median (2 left the web server idle while runs waited on the sandbox, 6–8
+ * brought back the lockstep); 4 leaves room for a run whose code is slow.
+ */
+const OFFLINE_RUNS_AT_ONCE = 4;
 
 /** Creates an agent over a model and tools; every run streams AgentEvents through `onEvent`. */
 export function createAgent(opts: AgentOptions): Agent {

@@ -90,7 +90,7 @@ describe("threads of the offline planner", () => {
         ...(i === 11 ? { signal: controller.signal } : {}),
       }),
     );
-    // 12 runs, 8 at a time: the last 4 start only when earlier ones give their slots back.
+    // 12 runs, 4 at a time: the last 8 start only when earlier ones give their slots back.
     controller.abort();
     const results = await Promise.all(runs);
     expect(results.slice(0, 11).map((r) => r.stopReason)).toEqual(Array(11).fill("done"));
