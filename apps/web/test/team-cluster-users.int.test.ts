@@ -2,7 +2,7 @@
  * Issue 16: Stop across instances is the clicking user's. Two web servers in this process (each with its own
  * agent runtime and bundled MCP server) share one thread store and one Redis and require sign-in; ada's run
  * on A is stopped from ada's window on B, and bob's Stop from B is refused like any other way into ada's
- * thread. A scripted model keeps the run busy in the sandbox until it is stopped.
+ * thread; a message to the running thread through B is refused until the run ends. A scripted model keeps the run busy in the sandbox until it is stopped.
  */
 import { writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
@@ -113,7 +113,7 @@ describe.skipIf(redisSkipReason !== undefined)("Stop across instances with signe
     await data?.remove();
   });
 
-  it("refuses bob's Stop of ada's run from another instance, and takes ada's", async () => {
+  it("refuses bob's Stop of ada's run from another instance and a second run of the thread, and takes ada's Stop", async () => {
     const [a, b] = instances as [Instance, Instance];
     const adaOnA = await windowOf("ada", a);
     const run = await call<{ runId: string; threadId: string }>(adaOnA.socket, "agent/run", { text: "spin" });
@@ -132,6 +132,11 @@ describe.skipIf(redisSkipReason !== undefined)("Stop across instances with signe
     // Had bob's Stop been taken, ada's below would find no run.
 
     const adaOnB = await windowOf("ada", b);
+    // One run per thread, whichever instance a message reaches: B refuses a second one while A runs it.
+    expect(await call(adaOnB.socket, "agent/run", { threadId: run.data.threadId, text: "spin" })).toMatchObject({
+      ok: false,
+      error: { code: "conflict:agent" },
+    });
     expect(await call(adaOnB.socket, "agent/cancel", { runId: run.data.runId })).toEqual({
       ok: true,
       data: { runId: run.data.runId },

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { createAdapter } from "@socket.io/redis-adapter";
 import { SOCKET_EVENTS, type FileChangedEvent } from "@textide/shared";
 import type { PathPolicy } from "@textide/shared/node";
@@ -13,8 +14,11 @@ const FILES_CHANNEL = "textide:files";
 const CANCEL_EVENT = "textide:cancel";
 /** How long an instance waits for the others' answers (socket.io's adapter gives up after 5 s itself). */
 const ASK_MS = 5000;
-/** An approval being resumed on one instance is locked for the others this long at most. */
-const APPROVAL_LOCK_MS = 60_000;
+/** A thread's run claim lapses this long after its instance stopped renewing it (crash, lost Redis). */
+const THREAD_CLAIM_MS = 6000;
+/** Renews / releases a claim only while it is still this claimant's (another may hold it after a lapse). */
+const RENEW = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) end return 0`;
+const RELEASE = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0`;
 
 export interface ClusterDeps {
   url: string;
@@ -44,10 +48,11 @@ export interface Cluster {
   /** Asks the other instances to stop `user`'s run that this one does not have; true when one of them had it. */
   cancelElsewhere(runId: string, user: string): Promise<boolean>;
   /**
-   * Claims the right to resume a thread's pending approval (one instance at a time); the returned function
-   * gives it back. Throws `conflict:approval` when another instance is resuming it.
+   * Claims a thread for one run across instances (a new message or an approval's resume), until the returned
+   * function gives it back. Throws `conflict:agent` (`conflict:approval` for an approval) while another
+   * instance runs the thread.
    */
-  claimApproval(threadId: string): Promise<() => void>;
+  claimThread(threadId: string, action: "run" | "approval"): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -156,16 +161,37 @@ export function startCluster(deps: ClusterDeps): Cluster {
       return answers.some((a) => a === true);
     },
 
-    async claimApproval(threadId) {
-      const key = `textide:approval:${threadId}`;
+    async claimThread(threadId, action) {
       // Without Redis the thread store's own state is the only guard left.
-      if (!link.up) return () => undefined;
-      const got = await link.pub.set(key, instanceId, { NX: true, PX: APPROVAL_LOCK_MS });
-      if (got !== "OK") {
-        throw runtimeError("conflict", "approval", "This approval is already being answered in another window.");
+      if (!link.up) return () => Promise.resolve();
+      const key = `textide:thread-run:${threadId}`;
+      const token = `${instanceId}:${randomUUID()}`;
+      if ((await link.pub.set(key, token, { NX: true, PX: THREAD_CLAIM_MS })) !== "OK") {
+        throw action === "approval"
+          ? runtimeError("conflict", "approval", "This approval is already being answered in another window.")
+          : runtimeError(
+              "conflict",
+              "agent",
+              "This conversation already has a request under way in another window: wait for it to finish, or stop it.",
+            );
       }
+      // Renewed while the run lasts; an instance that dies stops renewing and the claim lapses.
+      const renew = setInterval(() => {
+        if (link.up)
+          void link.pub.eval(RENEW, { keys: [key], arguments: [token, String(THREAD_CLAIM_MS)] }).catch(() => 0);
+      }, THREAD_CLAIM_MS / 3);
+      renew.unref();
+      let released: Promise<void> | undefined;
       return () => {
-        if (link.up) void link.pub.del(key).catch(() => undefined);
+        released ??= (async () => {
+          clearInterval(renew);
+          if (!link.up) return;
+          await within(
+            link.pub.eval(RELEASE, { keys: [key], arguments: [token] }).catch(() => 0),
+            0,
+          );
+        })();
+        return released;
       };
     },
 

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import {
   agentApproveRequest,
   agentCancelRequest,
@@ -61,6 +62,32 @@ export function registerAgentHandlers(
     };
   };
 
+  /**
+   * Starts a run holding its thread's claim across instances (one run per thread at a time, whichever
+   * instance each message reaches) until the run ends or fails to start.
+   */
+  async function claimed<T>(
+    threadId: string | undefined,
+    action: "run" | "approval",
+    socket: AgentSocket,
+    launch: (onEvent: (e: AgentEvent) => void) => Promise<T>,
+  ): Promise<T> {
+    const claim = cluster && threadId !== undefined ? cluster.claimThread(threadId, action) : undefined;
+    const events = eventsFor(socket);
+    if (!claim) return launch(events);
+    const release = await claim;
+    const onEvent = (e: AgentEvent): void => {
+      if (e.type !== "final" && e.type !== "error") return events(e);
+      // The claim is given back before anyone hears that the run ended: a message or an approval sent on
+      // seeing the end, through any instance, finds the thread free.
+      void release().finally(() => events(e));
+    };
+    return launch(onEvent).catch(async (err: unknown) => {
+      await release();
+      throw err;
+    });
+  }
+
   function handle<S extends z.ZodType, T>(
     socket: AgentSocket,
     event: keyof ClientToServerEvents,
@@ -95,7 +122,9 @@ export function registerAgentHandlers(
     const socket = raw as unknown as AgentSocket;
     const user = socketUser(socket);
     handle(socket, SOCKET_EVENTS.agentRun, agentRunRequest, async (p) => {
-      const run = await runtime.start(p, eventsFor(socket), user);
+      // In a team deployment a new thread gets its id here, so that it is claimed like any other.
+      const input = cluster && p.threadId === undefined ? { ...p, threadId: randomUUID() } : p;
+      const run = await claimed(input.threadId, "run", socket, (onEvent) => runtime.start(input, onEvent, user));
       audit?.record({ kind: "run", user, threadId: run.threadId, runId: run.runId });
       return run;
     });
@@ -108,16 +137,9 @@ export function registerAgentHandlers(
     });
     handle(socket, SOCKET_EVENTS.agentApprove, agentApproveRequest, async (p) => {
       // Two instances must not both resume one approval (two windows, two clicks): the first claims it.
-      const release = (await cluster?.claimApproval(p.threadId)) ?? (() => undefined);
-      const events = eventsFor(socket);
-      const ended = (e: AgentEvent): void => {
-        if (e.type === "final" || e.type === "error") release();
-        events(e);
-      };
-      const run = await runtime.approve(p.threadId, p.decision, ended, user).catch((err: unknown) => {
-        release();
-        throw err;
-      });
+      const run = await claimed(p.threadId, "approval", socket, (onEvent) =>
+        runtime.approve(p.threadId, p.decision, onEvent, user),
+      );
       audit?.record({ kind: "run", user, threadId: run.threadId, runId: run.runId, resume: p.decision });
       return run;
     });
