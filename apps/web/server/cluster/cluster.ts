@@ -10,6 +10,8 @@ import { startLiveness } from "./liveness.js";
 import { connectRedis, dropWhileDown, type RedisLink } from "./redis-link.js";
 
 const FILES_CHANNEL = "textide:files";
+/** File changes per Redis message at most. */
+const PUBLISH_BATCH = 500;
 /** socket.io server-side event: "cancel this run if it is yours". */
 const CANCEL_EVENT = "textide:cancel";
 /** How long an instance waits for the others' answers (socket.io's adapter gives up after 5 s itself). */
@@ -68,6 +70,20 @@ export function startCluster(deps: ClusterDeps): Cluster {
   let chain: Promise<void> = Promise.resolve();
 
   const emitLocal = (e: FileChangedEvent): void => void io?.local.emit(SOCKET_EVENTS.fileChanged, e);
+  let outbox: SharedChange[] = [];
+  let flushing = false;
+  const flushOutbox = (): void => {
+    flushing = false;
+    const changes = outbox;
+    outbox = [];
+    if (!link.up) return;
+    for (let i = 0; i < changes.length; i += PUBLISH_BATCH) {
+      const message = JSON.stringify({ from: instanceId, changes: changes.slice(i, i + PUBLISH_BATCH) });
+      void link.pub
+        .publish(FILES_CHANNEL, message)
+        .catch((err: unknown) => log.warn("could not pass file changes to the other instances", { err: String(err) }));
+    }
+  };
   const liveness = startLiveness(link, instanceId, log, {
     ...(deps.heartbeatMs !== undefined ? { everyMs: deps.heartbeatMs } : {}),
     onGone: (id) => deps.onInstanceGone?.(id),
@@ -124,12 +140,11 @@ export function startCluster(deps: ClusterDeps): Cluster {
         const change: SharedChange = { event, version: policy ? await versionOf(policy, event) : "" };
         if (!dedupe.admit(change, "local")) return;
         emitLocal(event);
-        if (link.up) {
-          await link.pub
-            .publish(FILES_CHANNEL, JSON.stringify({ from: instanceId, changes: [change] }))
-            .catch((err: unknown) =>
-              log.warn("could not pass a file change to the other instances", { err: String(err) }),
-            );
+        outbox.push(change);
+        // A burst (an unzip, a checkout) goes out in a few messages, not one per file.
+        if (!flushing) {
+          flushing = true;
+          setImmediate(flushOutbox);
         }
       });
     },
@@ -197,6 +212,7 @@ export function startCluster(deps: ClusterDeps): Cluster {
 
     async close() {
       await chain;
+      flushOutbox();
       await liveness.stop();
       await link.close();
     },
