@@ -1,5 +1,5 @@
 /**
- * Issue 16: two production instances (child processes) over one workspace, one thread store and one Redis,
+ * Issue 16: two production instances (child processes) over one workspace, one PostgreSQL and one Redis,
  * behind nginx configured from the shipped template; real socket.io clients reach each instance through
  * nginx (which routes windows by client address, so each client picks its instance by its loopback source
  * address). Instance B runs without a watcher (TEXTIDE_WATCH=off), standing in for a network disk whose
@@ -17,6 +17,7 @@ import { notBuiltReason } from "./browser-harness.js";
 import { makeWorkspace, sleep, type Workspace } from "./helpers.js";
 import { addressesByInstance, getJson, startInstance, startProxy, type TeamInstance } from "./helpers/instances.js";
 import { nginxSkipReason, type NginxService } from "./helpers/nginx.js";
+import { postgresSkipReason, startPostgres, type TestPostgres } from "./helpers/postgres.js";
 import { redisSkipReason, startRedis, type RedisService } from "./helpers/redis.js";
 
 type FakeTurn =
@@ -29,7 +30,7 @@ interface FakeLlmServer {
 }
 const FAKE_LLM = new URL("../../../packages/agent/test/fake-llm-server.ts", import.meta.url).href;
 
-const skip = redisSkipReason ?? nginxSkipReason ?? notBuiltReason;
+const skip = redisSkipReason ?? nginxSkipReason ?? postgresSkipReason() ?? notBuiltReason;
 if (skip) console.warn(`[team-cluster] skipped: ${skip}`);
 
 const TOKEN = "team-cluster-test-token-0123456789";
@@ -92,6 +93,7 @@ async function post(url: string, body: unknown): Promise<{ status: number; body:
 describe.skipIf(skip !== undefined)("two instances behind nginx on one Redis (issue 16)", () => {
   let llm: FakeLlmServer;
   let redis: RedisService;
+  let pg: TestPostgres;
   let ws: Workspace;
   let a: TeamInstance;
   let b: TeamInstance;
@@ -104,9 +106,10 @@ describe.skipIf(skip !== undefined)("two instances behind nginx on one Redis (is
     const { startFakeLlmServer } = (await import(FAKE_LLM)) as {
       startFakeLlmServer: (script: FakeTurn[]) => Promise<FakeLlmServer>;
     };
-    [llm, redis, ws] = await Promise.all([startFakeLlmServer([]), startRedis(), makeWorkspace()]);
+    [llm, redis, pg, ws] = await Promise.all([startFakeLlmServer([]), startRedis(), startPostgres(), makeWorkspace()]);
     const env = {
       REDIS_URL: redis.url,
+      DATABASE_URL: pg.url,
       MCP_HTTP_TOKEN: TOKEN,
       TEXTIDE_MODEL: "openai-compatible:scripted",
       OPENAI_BASE_URL: llm.openaiBaseUrl,
@@ -139,6 +142,7 @@ describe.skipIf(skip !== undefined)("two instances behind nginx on one Redis (is
     await Promise.all([a?.stop(), b?.stop()]);
     await nginx?.stop();
     await redis?.remove();
+    await pg?.remove();
     await llm?.close();
     await ws?.remove();
   });
@@ -205,7 +209,7 @@ describe.skipIf(skip !== undefined)("two instances behind nginx on one Redis (is
     return run.data;
   }
 
-  it("an approval asked on A is answered in B's window: B resumes it from the shared thread store", async () => {
+  it("an approval asked on A is answered in B's window: B resumes it from the checkpoint in Postgres", async () => {
     const asked = await askApprovalOnA("notes/approved-on-b.md");
     llm.push({ text: "Written." });
     const resumed = await call<Started>(onB.socket, "agent/approve", { threadId: asked.threadId, decision: "approve" });
