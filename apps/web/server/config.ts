@@ -107,10 +107,12 @@ const envSchema = z.object({
       .refine((url) => URL.canParse(url), "is not a valid URL (percent-encode special characters in the password)")
       .optional(),
   ),
-  REDIS_URL: z
-    .string()
-    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
-    .optional(),
+  REDIS_URL: unsetIfEmpty(
+    z
+      .string()
+      .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+      .optional(),
+  ),
   TEXTIDE_INSTANCE_ID: z
     .string()
     .regex(/^[A-Za-z0-9._:-]{1,64}$/, "must be 1–64 letters, digits, '.', '_', ':' or '-'")
