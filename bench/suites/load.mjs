@@ -7,9 +7,9 @@ import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { io } from "socket.io-client";
 import { cpuTimeMs, processTree } from "../lib/mcp.mjs";
 import { p50, p99 } from "../lib/stats.mjs";
+import { CHART, chatRequest, connectSocket } from "../lib/chat-client.mjs";
 import { now } from "../lib/timing.mjs";
 import { startWebServer } from "../lib/web-server.mjs";
 
@@ -24,8 +24,6 @@ export const description =
 
 const FULL = { chatClients: 50, rounds: 3, mcpClients: 200, mcpSeconds: 30 };
 const QUICK = { chatClients: 10, rounds: 1, mcpClients: 40, mcpSeconds: 5 };
-const PROMPT = "pie chart of the largest planets from planets.xlsx";
-const CHART = "generated_assets/largest-planets-pie.png";
 const RUN_TIMEOUT_MS = 120_000;
 /** Files the MCP clients read in turn (small text and table files of the sample workspace). */
 const READ_EXTENSIONS = new Set([".md", ".csv", ".tsv", ".json", ".txt"]);
@@ -157,53 +155,11 @@ function waitForOutput(server, re, timeoutMs) {
   });
 }
 
-function connectSocket(base) {
-  const socket = io(base, { transports: ["websocket"], reconnection: false, forceNew: true });
-  return new Promise((resolve, reject) => {
-    socket.once("connect", () => resolve(socket));
-    socket.once("connect_error", reject);
-  });
-}
-
-/** One chat request on `socket`: resolves with its latency, or rejects with why it failed. */
-function chatRequest(socket) {
-  return new Promise((resolve, reject) => {
-    const t0 = now();
-    let runId;
-    const early = [];
-    const finish = (err, ms) => {
-      clearTimeout(timer);
-      socket.off("agent/event", onEvent);
-      if (err) reject(err);
-      else resolve(ms);
-    };
-    const check = (e) => {
-      if (e.runId !== runId) return;
-      if (e.type === "error") finish(new Error(`error event ${e.code}: ${e.message}`));
-      if (e.type !== "final") return;
-      const ms = now() - t0;
-      if (e.stopReason !== "done") finish(new Error(`stopReason ${e.stopReason}: ${e.text.slice(0, 200)}`));
-      else if (!e.outputs.includes(CHART)) finish(new Error(`outputs ${JSON.stringify(e.outputs)}`));
-      else if (!/Jupiter/.test(e.text)) finish(new Error(`answer without Jupiter: ${e.text.slice(0, 200)}`));
-      else finish(undefined, ms);
-    };
-    // Events may arrive before the ack that names the run: keep them until then.
-    const onEvent = (e) => (runId === undefined ? early.push(e) : check(e));
-    socket.on("agent/event", onEvent);
-    const timer = setTimeout(() => finish(new Error(`no final within ${RUN_TIMEOUT_MS} ms`)), RUN_TIMEOUT_MS);
-    socket.emit("agent/run", { text: PROMPT }, (reply) => {
-      if (!reply?.ok) return finish(new Error(`agent/run refused: ${JSON.stringify(reply?.error)}`));
-      runId = reply.data.runId;
-      for (const e of early.splice(0)) check(e);
-    });
-  });
-}
-
 async function chatLoad(ctx, server, n) {
   const sockets = await Promise.all(Array.from({ length: n.chatClients }, () => connectSocket(server.base)));
   try {
     const w0 = now();
-    await chatRequest(sockets[0]);
+    await chatRequest(sockets[0], RUN_TIMEOUT_MS);
     const warmupMs = now() - w0;
     const settleMs = await settle(server.child.pid);
     const load = { before: os.loadavg()[0], after: NaN };
@@ -215,7 +171,7 @@ async function chatLoad(ctx, server, n) {
     let wall = 0;
     for (let round = 0; round < n.rounds; round++) {
       const r0 = now();
-      const results = await Promise.allSettled(sockets.map((s) => chatRequest(s)));
+      const results = await Promise.allSettled(sockets.map((s) => chatRequest(s, RUN_TIMEOUT_MS)));
       wall += now() - r0;
       const ok = results.filter((r) => r.status === "fulfilled").map((r) => r.value);
       const failed = results.filter((r) => r.status === "rejected");

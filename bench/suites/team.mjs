@@ -5,9 +5,9 @@ import { cp, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { get } from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { io } from "socket.io-client";
 import { p50, p99 } from "../lib/stats.mjs";
 import { missingService, startNginx, startRedis } from "../lib/team-services.mjs";
+import { CHART, chatRequest, connectSocket } from "../lib/chat-client.mjs";
 import { now } from "../lib/timing.mjs";
 import { startWebServer } from "../lib/web-server.mjs";
 
@@ -23,8 +23,6 @@ export const description =
 
 const FULL = { clients: 100, rounds: 2 };
 const QUICK = { clients: 20, rounds: 1 };
-const PROMPT = "pie chart of the largest planets from planets.xlsx";
-const CHART = "generated_assets/largest-planets-pie.png";
 const RUN_TIMEOUT_MS = 180_000;
 
 export async function run(ctx) {
@@ -104,7 +102,7 @@ async function measure(ctx, count, n) {
     // One uncounted request per instance, straight to it.
     for (const s of servers) {
       const direct = await connectSocket(s.base, "127.0.0.1");
-      await chatRequest(direct).finally(() => direct.close());
+      await chatRequest(direct, RUN_TIMEOUT_MS).finally(() => direct.close());
     }
     const load = { before: os.loadavg()[0], after: NaN };
     const samples = [];
@@ -114,7 +112,7 @@ async function measure(ctx, count, n) {
     let wall = 0;
     for (let round = 0; round < n.rounds; round++) {
       const r0 = now();
-      const results = await Promise.allSettled(sockets.map((s) => chatRequest(s)));
+      const results = await Promise.allSettled(sockets.map((s) => chatRequest(s, RUN_TIMEOUT_MS)));
       wall += now() - r0;
       const ok = results.filter((r) => r.status === "fulfilled").map((r) => r.value);
       firstFailure ??= results.find((r) => r.status === "rejected")?.reason?.message;
@@ -162,46 +160,4 @@ async function clientsPerInstance(proxyUrl, addresses) {
     spread[body.instance] = (spread[body.instance] ?? 0) + 1;
   }
   return spread;
-}
-
-function connectSocket(base, localAddress) {
-  const socket = io(base, { transports: ["websocket"], reconnection: false, forceNew: true, localAddress });
-  return new Promise((resolve, reject) => {
-    socket.once("connect", () => resolve(socket));
-    socket.once("connect_error", reject);
-  });
-}
-
-/** One chat request on `socket`: resolves with its latency, or rejects with why it failed. */
-function chatRequest(socket) {
-  return new Promise((resolve, reject) => {
-    const t0 = now();
-    let runId;
-    const early = [];
-    const finish = (err, ms) => {
-      clearTimeout(timer);
-      socket.off("agent/event", onEvent);
-      if (err) reject(err);
-      else resolve(ms);
-    };
-    const check = (e) => {
-      if (e.runId !== runId) return;
-      if (e.type === "error") finish(new Error(`error event ${e.code}: ${e.message}`));
-      if (e.type !== "final") return;
-      const ms = now() - t0;
-      if (e.stopReason !== "done") finish(new Error(`stopReason ${e.stopReason}: ${e.text.slice(0, 200)}`));
-      else if (!e.outputs.includes(CHART)) finish(new Error(`outputs ${JSON.stringify(e.outputs)}`));
-      else if (!/Jupiter/.test(e.text)) finish(new Error(`answer without Jupiter: ${e.text.slice(0, 200)}`));
-      else finish(undefined, ms);
-    };
-    // Events may arrive before the ack that names the run: keep them until then.
-    const onEvent = (e) => (runId === undefined ? early.push(e) : check(e));
-    socket.on("agent/event", onEvent);
-    const timer = setTimeout(() => finish(new Error(`no final within ${RUN_TIMEOUT_MS} ms`)), RUN_TIMEOUT_MS);
-    socket.emit("agent/run", { text: PROMPT }, (reply) => {
-      if (!reply?.ok) return finish(new Error(`agent/run refused: ${JSON.stringify(reply?.error)}`));
-      runId = reply.data.runId;
-      for (const e of early.splice(0)) check(e);
-    });
-  });
 }
