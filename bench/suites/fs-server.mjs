@@ -101,8 +101,9 @@ export async function run(ctx) {
     const r = m.reference;
     ctx.note(`Servers: ${servers.map((a) => a.version).join(" vs ")} (anchor); floor: ${rgVersion}.`);
     ctx.note(
-      `Run on a shared, busy machine (${os.cpus().length} cores, load average ${loadAtStart} at the start of the run, ` +
-        "other work running): absolute times are inflated; the ratios, taken in alternating rounds, are what to read.",
+      `Load: ${os.cpus().length} cores, 1-minute load average ${loadAtStart} at the start of the run (this suite's own ` +
+        "processes add to it). Other work on the machine inflates absolute times; the ratios, taken in alternating " +
+        "rounds, are what to read.",
     );
     ctx.note(
       `Tree: ${tree.fileCount.toLocaleString("en-US")} files; name search for "${NEEDLE}" (textide \`query: "${NEEDLE}"\`, ` +
