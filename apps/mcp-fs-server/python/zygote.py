@@ -423,6 +423,9 @@ def supervise(req, spare):
     os.close(pidfd)
     sel.close()
     clean_scratch()
+    # The cap is checked every 20 ms while the run goes on; a run that crossed it between two checks
+    # and ended first is over it all the same.
+    too_big = too_big or (not too_many and not timed_out and written_bytes(channel) > MAX_RUN_BYTES)
 
     outputs, outcome = [], None
     for line in channel.decode("utf-8", "replace").splitlines():
