@@ -1,6 +1,7 @@
 // The chat client of the load and team suites: a socket.io window that asks the planets pie chart and
 // checks the answer, as every open window of the IDE would receive it.
 import { io } from "socket.io-client";
+import { p50 } from "./stats.mjs";
 import { now } from "./timing.mjs";
 
 export const PROMPT = "pie chart of the largest planets from planets.xlsx";
@@ -47,4 +48,28 @@ export function chatRequest(socket, timeoutMs) {
       for (const e of early.splice(0)) check(e);
     });
   });
+}
+
+/**
+ * `rounds` rounds, each starting one request on every socket at once and waiting for all of them.
+ * `onRound(index, latencies)` hears each round's completed requests (for a progress line).
+ */
+export async function chatRounds(sockets, rounds, timeoutMs, onRound) {
+  const samples = [];
+  const perRound = [];
+  let completed = 0;
+  let firstFailure;
+  let wallMs = 0;
+  for (let round = 0; round < rounds; round++) {
+    const r0 = now();
+    const results = await Promise.allSettled(sockets.map((s) => chatRequest(s, timeoutMs)));
+    wallMs += now() - r0;
+    const ok = results.filter((r) => r.status === "fulfilled").map((r) => r.value);
+    firstFailure ??= results.find((r) => r.status === "rejected")?.reason?.message;
+    samples.push(...ok);
+    completed += ok.length;
+    perRound.push({ p50: p50(ok), max: Math.max(...ok) });
+    onRound(round, ok);
+  }
+  return { samples, perRound, completed, firstFailure, wallMs };
 }

@@ -9,7 +9,7 @@ import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { cpuTimeMs, processTree } from "../lib/mcp.mjs";
 import { p50, p99 } from "../lib/stats.mjs";
-import { CHART, chatRequest, connectSocket } from "../lib/chat-client.mjs";
+import { CHART, chatRequest, chatRounds, connectSocket } from "../lib/chat-client.mjs";
 import { now } from "../lib/timing.mjs";
 import { startWebServer } from "../lib/web-server.mjs";
 
@@ -164,25 +164,15 @@ async function chatLoad(ctx, server, n) {
     const settleMs = await settle(server.child.pid);
     const load = { before: os.loadavg()[0], after: NaN };
     const cpuBefore = cpuByRole(server.child.pid);
-    const samples = [];
-    const perRound = [];
-    let completed = 0;
-    let firstFailure;
-    let wall = 0;
-    for (let round = 0; round < n.rounds; round++) {
-      const r0 = now();
-      const results = await Promise.allSettled(sockets.map((s) => chatRequest(s, RUN_TIMEOUT_MS)));
-      wall += now() - r0;
-      const ok = results.filter((r) => r.status === "fulfilled").map((r) => r.value);
-      const failed = results.filter((r) => r.status === "rejected");
-      firstFailure ??= failed[0]?.reason?.message;
-      samples.push(...ok);
-      completed += ok.length;
-      perRound.push({ p50: p50(ok), max: Math.max(...ok) });
-      ctx.log(
-        `round ${round + 1}: ${ok.length}/${sockets.length} completed, p50 ${fmtMs(p50(ok))}, max ${fmtMs(Math.max(...ok))}`,
-      );
-    }
+    const { samples, perRound, completed, firstFailure, wallMs } = await chatRounds(
+      sockets,
+      n.rounds,
+      RUN_TIMEOUT_MS,
+      (round, ok) =>
+        ctx.log(
+          `round ${round + 1}: ${ok.length}/${sockets.length} completed, p50 ${fmtMs(p50(ok))}, max ${fmtMs(Math.max(...ok))}`,
+        ),
+    );
     const cpu = cpuDelta(cpuBefore, cpuByRole(server.child.pid));
     load.after = os.loadavg()[0];
     return {
@@ -194,8 +184,8 @@ async function chatLoad(ctx, server, n) {
       settleMs,
       load,
       cpu,
-      wallMs: wall,
-      rate: completed / (wall / 1000),
+      wallMs,
+      rate: completed / (wallMs / 1000),
     };
   } finally {
     for (const s of sockets) s.close();

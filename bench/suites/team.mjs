@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { p50, p99 } from "../lib/stats.mjs";
 import { missingService, startNginx, startRedis } from "../lib/team-services.mjs";
-import { CHART, chatRequest, connectSocket } from "../lib/chat-client.mjs";
+import { CHART, chatRequest, chatRounds, connectSocket } from "../lib/chat-client.mjs";
 import { now } from "../lib/timing.mjs";
 import { startWebServer } from "../lib/web-server.mjs";
 
@@ -105,24 +105,15 @@ async function measure(ctx, count, n) {
       await chatRequest(direct, RUN_TIMEOUT_MS).finally(() => direct.close());
     }
     const load = { before: os.loadavg()[0], after: NaN };
-    const samples = [];
-    const perRound = [];
-    let completed = 0;
-    let firstFailure;
-    let wall = 0;
-    for (let round = 0; round < n.rounds; round++) {
-      const r0 = now();
-      const results = await Promise.allSettled(sockets.map((s) => chatRequest(s, RUN_TIMEOUT_MS)));
-      wall += now() - r0;
-      const ok = results.filter((r) => r.status === "fulfilled").map((r) => r.value);
-      firstFailure ??= results.find((r) => r.status === "rejected")?.reason?.message;
-      samples.push(...ok);
-      completed += ok.length;
-      perRound.push({ p50: p50(ok), max: Math.max(...ok) });
-      ctx.log(`${count} instance(s), round ${round + 1}: ${ok.length}/${sockets.length}, p50 ${fmtMs(p50(ok))}`);
-    }
+    const { samples, perRound, completed, firstFailure, wallMs } = await chatRounds(
+      sockets,
+      n.rounds,
+      RUN_TIMEOUT_MS,
+      (round, ok) =>
+        ctx.log(`${count} instance(s), round ${round + 1}: ${ok.length}/${sockets.length}, p50 ${fmtMs(p50(ok))}`),
+    );
     load.after = os.loadavg()[0];
-    return { samples, perRound, completed, firstFailure, load, spread, rate: completed / (wall / 1000) };
+    return { samples, perRound, completed, firstFailure, load, spread, rate: completed / (wallMs / 1000) };
   } finally {
     for (const s of sockets) s.close();
     await nginx?.stop();
