@@ -2,6 +2,7 @@
 // resident memory of a process tree read from /proc.
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { cp, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { MODEL_ENV_KEYS } from "../../apps/web/dist/server/config.js";
@@ -10,6 +11,17 @@ export const CHROMIUM = "/usr/bin/chromium";
 
 /** Model variables that would make the server use something other than the offline planner. */
 const MODEL_ENV = [...MODEL_ENV_KEYS, "TEXTIDE_IDE_TOKEN"];
+
+/** A copy of the sample workspace under `tmp`, with empty assets and data folders, as the web server's paths. */
+export async function copyWorkspace(repoRoot, tmp) {
+  const projectRoot = path.join(tmp, "project_root");
+  const generatedAssets = path.join(tmp, "generated_assets");
+  const dataDir = path.join(tmp, "data");
+  await cp(path.join(repoRoot, "project_root"), projectRoot, { recursive: true });
+  await mkdir(generatedAssets);
+  await mkdir(dataDir);
+  return { projectRoot, generatedAssets, dataDir };
+}
 
 /**
  * Starts `node apps/web/dist/server/index.js` (production, port 0) over the given roots (`env` adds

@@ -2,7 +2,7 @@
 // asking the offline planner for the planets pie chart (agent → bundled MCP server → exec runners);
 // (b) MCP clients over Streamable HTTP reading files from the server's endpoint for external clients.
 import { randomBytes } from "node:crypto";
-import { cp, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,7 +11,7 @@ import { cpuTimeMs, processTree } from "../lib/mcp.mjs";
 import { p50, p99 } from "../lib/stats.mjs";
 import { CHART, chatRequest, chatRounds, connectSocket } from "../lib/chat-client.mjs";
 import { now } from "../lib/timing.mjs";
-import { startWebServer } from "../lib/web-server.mjs";
+import { copyWorkspace, startWebServer } from "../lib/web-server.mjs";
 
 export const name = "load";
 export const description =
@@ -33,12 +33,7 @@ export async function run(ctx) {
   const tmp = await mkdtemp(path.join(os.tmpdir(), "textide-bench-load-"));
   let server;
   try {
-    const projectRoot = path.join(tmp, "project_root");
-    const generatedAssets = path.join(tmp, "generated_assets");
-    const dataDir = path.join(tmp, "data");
-    await cp(path.join(ctx.repoRoot, "project_root"), projectRoot, { recursive: true });
-    await mkdir(generatedAssets);
-    await mkdir(dataDir);
+    const { projectRoot, generatedAssets, dataDir } = await copyWorkspace(ctx.repoRoot, tmp);
     const token = randomBytes(24).toString("base64url");
     server = await startWebServer(ctx.repoRoot, {
       projectRoot,

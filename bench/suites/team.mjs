@@ -1,7 +1,7 @@
 // team: the team deployment (issue 16) under 100 chat clients at once, through nginx to one instance and
 // to two instances of the production web server sharing one workspace, one thread store and one Redis.
 import { randomBytes } from "node:crypto";
-import { cp, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { get } from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -9,7 +9,7 @@ import { p50, p99 } from "../lib/stats.mjs";
 import { missingService, startNginx, startRedis } from "../lib/team-services.mjs";
 import { CHART, chatRequest, chatRounds, connectSocket } from "../lib/chat-client.mjs";
 import { now } from "../lib/timing.mjs";
-import { startWebServer } from "../lib/web-server.mjs";
+import { copyWorkspace, startWebServer } from "../lib/web-server.mjs";
 
 export const name = "team";
 export const description =
@@ -72,12 +72,7 @@ async function measure(ctx, count, n) {
   let nginx;
   const sockets = [];
   try {
-    const projectRoot = path.join(tmp, "project_root");
-    const generatedAssets = path.join(tmp, "generated_assets");
-    const dataDir = path.join(tmp, "data");
-    await cp(path.join(ctx.repoRoot, "project_root"), projectRoot, { recursive: true });
-    await mkdir(generatedAssets);
-    await mkdir(dataDir);
+    const { projectRoot, generatedAssets, dataDir } = await copyWorkspace(ctx.repoRoot, tmp);
     redis = await startRedis();
     const token = randomBytes(24).toString("base64url");
     for (let i = 0; i < count; i++) {
