@@ -95,8 +95,10 @@ describe.skipIf(browserSkipReason !== undefined)("explorer in a real browser", (
     await page.click(row("data/fresh.txt"), { button: "right" });
     await page.click('.context-menu [role="menuitem"]:has-text("Rename")');
     await typeName("renamed.txt");
-    await expect.poll(() => existsSync(onDisk("data/renamed.txt")), { timeout: 5_000 }).toBe(true);
-    expect(existsSync(onDisk("data/fresh.txt"))).toBe(false);
+    // A file moves as link + unlink (no replace of a racing file), so the two names can both exist for a moment.
+    await expect
+      .poll(() => [existsSync(onDisk("data/renamed.txt")), existsSync(onDisk("data/fresh.txt"))], { timeout: 5_000 })
+      .toEqual([true, false]);
     await page.waitForSelector('.tab[data-path="data/renamed.txt"]', { timeout: 5_000 });
     await editorReady("data/renamed.txt");
     expect(await page.$('.tab[data-path="data/fresh.txt"]')).toBeNull();

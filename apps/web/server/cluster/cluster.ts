@@ -21,6 +21,9 @@ const THREAD_CLAIM_MS = 6000;
 /** Renews / releases a claim only while it is still this claimant's (another may hold it after a lapse). */
 const RENEW = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) end return 0`;
 const RELEASE = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0`;
+/** Releases a claim only while a given instance holds it (its token starts with that instance's id). */
+const RELEASE_OF = `local v = redis.call("get", KEYS[1]) if v and string.sub(v, 1, #ARGV[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0`;
+const CLAIM_PREFIX = "textide:thread-run:";
 
 export interface ClusterDeps {
   url: string;
@@ -86,7 +89,14 @@ export function startCluster(deps: ClusterDeps): Cluster {
   };
   const liveness = startLiveness(link, instanceId, log, {
     ...(deps.heartbeatMs !== undefined ? { everyMs: deps.heartbeatMs } : {}),
-    onGone: (id) => deps.onInstanceGone?.(id),
+    onGone: async (id) => {
+      // A dead instance's claims would otherwise hold its threads until they lapse, after they are shown
+      // interrupted: "continue" must work as soon as the thread says it can.
+      for await (const keys of link.pub.scanIterator({ MATCH: `${CLAIM_PREFIX}*`, COUNT: 500 })) {
+        for (const key of keys) await link.pub.eval(RELEASE_OF, { keys: [key], arguments: [`${id}:`] });
+      }
+      await deps.onInstanceGone?.(id);
+    },
   });
 
   void link.sub
@@ -179,7 +189,7 @@ export function startCluster(deps: ClusterDeps): Cluster {
     async claimThread(threadId, action) {
       // Without Redis the thread store's own state is the only guard left.
       if (!link.up) return () => Promise.resolve();
-      const key = `textide:thread-run:${threadId}`;
+      const key = `${CLAIM_PREFIX}${threadId}`;
       const token = `${instanceId}:${randomUUID()}`;
       if ((await link.pub.set(key, token, { NX: true, PX: THREAD_CLAIM_MS })) !== "OK") {
         throw action === "approval"
