@@ -92,8 +92,13 @@ export function startCluster(deps: ClusterDeps): Cluster {
     onGone: async (id) => {
       // A dead instance's claims would otherwise hold its threads until they lapse, after they are shown
       // interrupted: "continue" must work as soon as the thread says it can.
-      for await (const keys of link.pub.scanIterator({ MATCH: `${CLAIM_PREFIX}*`, COUNT: 500 })) {
-        for (const key of keys) await link.pub.eval(RELEASE_OF, { keys: [key], arguments: [`${id}:`] });
+      try {
+        for await (const keys of link.pub.scanIterator({ MATCH: `${CLAIM_PREFIX}*`, COUNT: 500 })) {
+          for (const key of keys) await link.pub.eval(RELEASE_OF, { keys: [key], arguments: [`${id}:`] });
+        }
+      } catch (err) {
+        // Its claims still lapse on their own; marking its runs interrupted must not wait for that.
+        log.warn(`could not release the thread claims of instance ${id}`, { instance: id, err: String(err) });
       }
       await deps.onInstanceGone?.(id);
     },
